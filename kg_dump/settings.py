@@ -10,7 +10,7 @@ from platformdirs import user_cache_dir
 
 GRAPH_BACKENDS = ("falkordb", "neo4j")
 LLM_BACKENDS = ("grounded", "local", "endpoint")
-DEFAULT_LLM_MODEL = "Qwen/Qwen2.5-3B-Instruct"
+DEFAULT_LLM_MODEL = "Qwen/Qwen2.5-7B-Instruct"
 
 
 class SettingsError(ValueError):
