@@ -1,0 +1,160 @@
+"""Merging the HPO layer into FPKG without duplicating what FPKG already holds.
+
+FPKG's labels, relationship types and property names are kept, so the paper's Cypher
+still runs. Phenotypes merge by HPO id or exact name/synonym, genes by symbol, diseases by
+OMIM id or normalised name. Every node and relationship says where it came from in
+`source`: "FPKG", "HPO", or "FPKG+HPO" when both hold it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from kg_dump.graph import Graph, Node, Relationship
+from kg_dump.hpo_layer import HpoLayer
+
+HPO_ID_OFFSET = 1_000_000  # new nodes and relationships get ids above FPKG's
+SYNONYM_SEPARATOR = ";"  # FPKG stores synonyms as one ';'-joined string
+
+
+def normalise_name(name: str) -> str:
+    """Case, punctuation and spacing folded, for matching names across sources."""
+    return " ".join(re.sub(r"[^0-9a-z]+", " ", name.lower()).split())
+
+
+@dataclass
+class MergeReport:
+    merged: Counter = field(default_factory=Counter)  # label → FPKG nodes that HPO matched
+    added_nodes: Counter = field(default_factory=Counter)
+    added_relationships: Counter = field(default_factory=Counter)
+    merged_relationships: Counter = field(default_factory=Counter)
+
+
+def tag_fpkg_sources(graph: Graph) -> None:
+    for item in (*graph.nodes, *graph.relationships):
+        item.properties["source"] = "FPKG"
+    for node in graph.nodes:
+        if "Disease" in node.labels and isinstance(node.properties.get("did"), int):
+            node.properties["disease_id"] = f"OMIM:{node.properties['did']}"
+
+
+class _Merger:
+    def __init__(self, graph: Graph):
+        self.graph = graph
+        self.report = MergeReport()
+        self.next_node_id = max([n.id for n in graph.nodes] + [HPO_ID_OFFSET]) + 1
+        self.next_rel_id = max([r.id for r in graph.relationships] + [HPO_ID_OFFSET]) + 1
+        self.pairs = {(r.start, r.type, r.end): r for r in graph.relationships}
+
+    def nodes_with(self, label: str) -> list[Node]:
+        return [n for n in self.graph.nodes if label in n.labels]
+
+    def add_node(self, label: str, properties: dict) -> Node:
+        node = Node(self.next_node_id, [label], {**properties, "source": "HPO"})
+        self.next_node_id += 1
+        self.graph.nodes.append(node)
+        self.report.added_nodes[label] += 1
+        return node
+
+    def mark_merged(self, node: Node, label: str, extra: dict) -> None:
+        for key, value in extra.items():
+            if value not in (None, "", []) and not node.properties.get(key):
+                node.properties[key] = value
+        if node.properties.get("source") != "FPKG+HPO":
+            node.properties["source"] = "FPKG+HPO"
+            self.report.merged[label] += 1
+
+    def link(self, start: int, rel_type: str, end: int, properties: dict | None = None) -> None:
+        properties = {k: v for k, v in (properties or {}).items() if v is not None}
+        existing = self.pairs.get((start, rel_type, end))
+        if existing is not None:
+            if existing.properties.get("source") == "FPKG":
+                existing.properties.update(properties)
+                existing.properties["source"] = "FPKG+HPO"
+                self.report.merged_relationships[rel_type] += 1
+            return
+        rel = Relationship(self.next_rel_id, rel_type, start, end, {**properties, "source": "HPO"})
+        self.next_rel_id += 1
+        self.graph.relationships.append(rel)
+        self.pairs[(start, rel_type, end)] = rel
+        self.report.added_relationships[rel_type] += 1
+
+
+def merge_hpo(graph: Graph, layer: HpoLayer) -> MergeReport:
+    """Adds `layer` to `graph` in place (FPKG nodes must already carry `source`)."""
+    merger = _Merger(graph)
+    phenotype_ids = _merge_phenotypes(merger, layer)
+    disease_ids = _merge_diseases(merger, layer)
+    gene_ids = _merge_genes(merger, layer)
+    for term in layer.phenotypes:
+        for parent in term["parents"]:
+            merger.link(phenotype_ids[term["hpo_id"]], "is_a", phenotype_ids[parent])
+    for disease_id, hpo_id, frequency in layer.disease_phenotypes:
+        merger.link(disease_ids[disease_id], "Exhibit", phenotype_ids[hpo_id], {"frequency": frequency})
+    for symbol, hpo_id in layer.gene_phenotypes:
+        merger.link(gene_ids[symbol], "Affect", phenotype_ids[hpo_id])
+    for symbol, disease_id in layer.gene_diseases:
+        merger.link(gene_ids[symbol], "Cause", disease_ids[disease_id])
+    return merger.report
+
+
+def _merge_phenotypes(merger: _Merger, layer: HpoLayer) -> dict[str, int]:
+    by_hpo_id: dict[str, Node] = {}
+    by_name: dict[str, Node] = {}
+    for node in merger.nodes_with("FacePhenotype"):
+        pid = node.properties.get("pid") or ""
+        if pid.startswith("HP:"):
+            by_hpo_id.setdefault(pid, node)
+        if node.properties.get("phenotypeName"):
+            by_name.setdefault(normalise_name(node.properties["phenotypeName"]), node)
+    ids: dict[str, int] = {}
+    for term in layer.phenotypes:
+        properties = {"pid": term["hpo_id"], "phenotypeName": term["name"],
+                      "synonyms": SYNONYM_SEPARATOR.join(term["synonyms"]),
+                      "description": term["definition"], "ic": term["ic"]}
+        names = [term["name"], *term["synonyms"]]
+        node = by_hpo_id.get(term["hpo_id"]) or next(
+            (by_name[normalise_name(n)] for n in names if normalise_name(n) in by_name), None)
+        if node is None:
+            node = merger.add_node("FacePhenotype", properties)
+        else:
+            merger.mark_merged(node, "FacePhenotype", {**properties, "ic": term["ic"]})
+            node.properties["ic"] = term["ic"]
+            node.properties.setdefault("hpo_id", term["hpo_id"])
+        node.properties["hpo_id"] = term["hpo_id"]
+        ids[term["hpo_id"]] = node.id
+    return ids
+
+
+def _merge_diseases(merger: _Merger, layer: HpoLayer) -> dict[str, int]:
+    by_disease_id = {n.properties["disease_id"]: n for n in merger.nodes_with("Disease")
+                     if n.properties.get("disease_id")}
+    by_name = {normalise_name(n.properties.get("dname", "")): n for n in merger.nodes_with("Disease")}
+    ids: dict[str, int] = {}
+    for disease_id, name in sorted(layer.diseases.items()):
+        node = by_disease_id.get(disease_id) or by_name.get(normalise_name(name))
+        if node is None:
+            properties = {"dname": name, "disease_id": disease_id}
+            if disease_id.startswith("OMIM:"):
+                properties["did"] = int(disease_id[5:])
+            node = merger.add_node("Disease", properties)
+        else:
+            merger.mark_merged(node, "Disease", {"disease_id": disease_id})
+            node.properties.setdefault("hpo_name", name)
+        ids[disease_id] = node.id
+    return ids
+
+
+def _merge_genes(merger: _Merger, layer: HpoLayer) -> dict[str, int]:
+    by_symbol = {n.properties.get("geneName"): n for n in merger.nodes_with("Genotype")}
+    ids: dict[str, int] = {}
+    for symbol, ncbi_id in sorted(layer.genes.items()):
+        node = by_symbol.get(symbol)
+        if node is None:
+            node = merger.add_node("Genotype", {"geneName": symbol, "geneId": ncbi_id})
+        else:
+            merger.mark_merged(node, "Genotype", {"geneId": ncbi_id})
+        ids[symbol] = node.id
+    return ids

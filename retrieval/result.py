@@ -1,0 +1,73 @@
+"""One result type for every retrieval mode: triples, the Cypher run, links and timings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# The property that names a node, per label (what a person reads in a triple).
+NAME_PROPERTIES = {
+    "Disease": "dname",
+    "FacePhenotype": "phenotypeName",
+    "Genotype": "geneName",
+    "Variation": "details",
+    "Article": "articleName",
+    "Sample": "sid",
+}
+
+
+def node_name(label: str, properties: dict[str, Any]) -> str:
+    return str(properties.get(NAME_PROPERTIES.get(label, ""), "") or "")
+
+
+@dataclass(frozen=True)
+class Link:
+    """A mention in the user's text, resolved to a graph node."""
+
+    mention: str
+    type: str  # NER type: FACIAL_PHENOTYPE, GENE, DISEASE, MUTATION
+    node_id: int | None  # None when nothing was close enough
+    label: str | None = None
+    name: str | None = None
+    score: float = 0.0
+    method: str = ""  # exact, synonym, embedding, ngram, none
+
+
+@dataclass(frozen=True)
+class Triple:
+    head: str
+    relation: str
+    tail: str
+    head_id: int
+    tail_id: int
+    head_label: str
+    tail_label: str
+    source: str = ""  # FPKG, HPO or FPKG+HPO
+    pmids: tuple[int, ...] = ()
+    score: float | None = None
+
+    def text(self) -> str:
+        return f"({self.head}) -[{self.relation}]-> ({self.tail})"
+
+
+@dataclass
+class CypherRun:
+    """A query that ran (or was refused), with the parameters and the checker's corrections."""
+
+    query: str
+    params: dict[str, Any] = field(default_factory=dict)
+    origin: str = "template"  # template:<intent> or llm
+    corrections: list[str] = field(default_factory=list)
+    rows: int = 0
+    error: str | None = None
+
+
+@dataclass
+class RetrievalResult:
+    mode: str  # cypher, vector, none
+    triples: list[Triple] = field(default_factory=list)
+    cypher: list[CypherRun] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    notices: list[str] = field(default_factory=list)
+    intent: str | None = None
