@@ -10,6 +10,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from kg_dump.dump_reader import DumpError, read_dump_with_stats
@@ -41,6 +42,65 @@ def cmd_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_build(args: argparse.Namespace) -> int:
+    """Build FPKG (+ HPO) into the configured store, atomically, and snapshot it."""
+    from kg_dump.build import build
+
+    with _open_store() as (settings, store):
+        started = time.perf_counter()
+        report = build(store, settings, with_hpo=not args.no_hpo, hpo_dir=args.hpo_dir)
+        print(f"built {settings.graph_name!r} into {settings.graph_backend} "
+              f"in {time.perf_counter() - started:.1f} s {report.seconds}")
+        _print_store_counts(store, report)
+    return EXIT_OK
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    """Print what the store holds, and what the last build merged from HPO."""
+    import json
+
+    from kg_dump.build import BuildReport, manifest_path
+
+    with _open_store() as (settings, store):
+        path = manifest_path(settings)
+        report = BuildReport(**json.loads(path.read_text())) if path.exists() else None
+        _print_store_counts(store, report)
+    return EXIT_OK
+
+
+def _print_store_counts(store, report) -> None:
+    counts = store.counts()
+    print(f"nodes: {counts['total_nodes']}  relationships: {counts['total_relationships']}")
+    _print_counter("nodes by label", Counter(counts["nodes"]))
+    _print_counter("relationships by type", Counter(counts["relationships"]))
+    schema = store.schema()
+    _print_counter("relationships by pattern",
+                   Counter({f"({s})-[:{t}]->({e})": n for s, t, e, n in schema.patterns}))
+    if report is not None and report.with_hpo:
+        _print_counter("FPKG nodes merged with HPO", Counter(report.merged))
+        _print_counter("nodes added from HPO", Counter(report.added.get("nodes", {})))
+        _print_counter("relationships added from HPO", Counter(report.added.get("relationships", {})))
+        _print_counter("FPKG relationships confirmed by HPO",
+                       Counter(report.added.get("relationships_merged", {})))
+
+
+@contextmanager
+def _open_store():
+    """Settings and the configured store; a user error ends the command with its message."""
+    from kg_dump.data_files import DataFileError
+    from kg_dump.hpo_layer import HpoError
+    from kg_dump.settings import Settings, SettingsError
+    from retrieval.store import StoreError, open_store
+
+    try:
+        settings = Settings.from_env()
+        with open_store(settings) as store:
+            yield settings, store
+    except (SettingsError, DataFileError, HpoError, DumpError, StoreError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        raise SystemExit(EXIT_INPUT_ERROR) from None
+
+
 def print_counts(graph: Graph) -> None:
     """Print node, relationship, label, type and (start label, type, end label) counts."""
     print(f"nodes: {len(graph.nodes)}  relationships: {len(graph.relationships)}")
@@ -66,6 +126,15 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--dump", type=Path, required=True, help="the FPKG.dump file")
     export.add_argument("--out", type=Path, required=True, help="folder for the jsonl files")
     export.set_defaults(handler=cmd_export)
+
+    build = commands.add_parser("build", help="build FPKG (+ the HPO layer) into the configured store")
+    build.add_argument("--no-hpo", action="store_true", help="FPKG alone, without the HPO layer")
+    build.add_argument("--hpo-dir", type=Path, default=None,
+                       help="a newer HPO release folder (hp.obo, phenotype.hpoa, genes_to_phenotype.txt)")
+    build.set_defaults(handler=cmd_build)
+
+    stats = commands.add_parser("stats", help="print what the store holds")
+    stats.set_defaults(handler=cmd_stats)
     return parser
 
 

@@ -85,7 +85,8 @@ def data_file(data_dir: Path, local: str, *, download: bool = True) -> Path:
 
 def _download(spec: DataFile, path: Path, data_dir: Path) -> None:
     if not os.access(data_dir if data_dir.exists() else data_dir.parent, os.W_OK):
-        raise DataFileError(f"{path} is missing and {data_dir} is not writable. {_how_to_fix(spec, data_dir)}")
+        raise DataFileError(
+            f"{path} is missing and {data_dir} is not writable. {_how_to_fix(spec, data_dir)}")
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         with requests.get(spec.url, stream=True, timeout=DOWNLOAD_TIMEOUT_S) as response:

@@ -61,8 +61,9 @@ def load_hpo_layer(hpo_dir: Path | None, cache_dir: Path) -> HpoLayer:
     hpo_dir = hpo_dir or default_hpo_dir()
     missing = [name for name in HPO_FILES if not (hpo_dir / name).is_file()]
     if missing:
-        raise HpoError(f"{hpo_dir} lacks {', '.join(missing)}; an HPO release folder needs {', '.join(HPO_FILES)}")
-    cache_path = cache_dir / f"hpo_layer-{_fingerprint(hpo_dir)}.json.gz"
+        raise HpoError(f"{hpo_dir} lacks {', '.join(missing)}; "
+                       f"an HPO release folder needs {', '.join(HPO_FILES)}")
+    cache_path = cache_dir / f"hpo_layer-{release_fingerprint(hpo_dir)}.json.gz"
     if cache_path.exists():
         with gzip.open(cache_path, "rt", encoding="utf-8") as f:
             return _from_json(json.load(f))
@@ -75,7 +76,7 @@ def load_hpo_layer(hpo_dir: Path | None, cache_dir: Path) -> HpoLayer:
     return layer
 
 
-def _fingerprint(hpo_dir: Path) -> str:
+def release_fingerprint(hpo_dir: Path) -> str:
     digest = hashlib.sha256(str(CACHE_VERSION).encode())
     for name in HPO_FILES:
         stat = (hpo_dir / name).stat()

@@ -33,7 +33,11 @@ class MergeReport:
 
 
 def tag_fpkg_sources(graph: Graph) -> None:
+    """Marks FPKG's items as such, and gives keys stored with stray backquotes (the dump's
+    "`sample number`") their plain name, which Cypher can quote."""
     for item in (*graph.nodes, *graph.relationships):
+        for key in [k for k in item.properties if "`" in k]:
+            item.properties[key.replace("`", "")] = item.properties.pop(key)
         item.properties["source"] = "FPKG"
     for node in graph.nodes:
         if "Disease" in node.labels and isinstance(node.properties.get("did"), int):

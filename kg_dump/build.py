@@ -1,0 +1,104 @@
+"""Building the graph (FPKG, plus the HPO layer) into the configured store, once.
+
+A manifest in the cache folder records what was built from which inputs, so a start
+with a matching store (e.g. restored from its snapshot) skips the build.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from kg_dump.data_files import data_file
+from kg_dump.dump_reader import read_dump
+from kg_dump.graph import Graph
+from kg_dump.hpo_layer import default_hpo_dir, load_hpo_layer, release_fingerprint
+from kg_dump.merge import merge_hpo, tag_fpkg_sources
+from kg_dump.settings import Settings
+
+BUILD_VERSION = 1  # bump when the graph's shape changes, to force a rebuild
+
+# (label, property) pairs that lookups and templates filter on.
+LOOKUP_INDEXES = [
+    ("FacePhenotype", "phenotypeName"), ("FacePhenotype", "hpo_id"), ("FacePhenotype", "pid"),
+    ("Disease", "dname"), ("Disease", "disease_id"), ("Disease", "did"),
+    ("Genotype", "geneName"), ("Variation", "variation_gene_name"), ("Variation", "pmid"),
+    ("Article", "pmid"), ("Sample", "sid"),
+]
+
+
+@dataclass
+class BuildReport:
+    with_hpo: bool
+    inputs: dict = field(default_factory=dict)
+    counts: dict = field(default_factory=dict)
+    merged: dict = field(default_factory=dict)
+    added: dict = field(default_factory=dict)
+    seconds: dict = field(default_factory=dict)
+    skipped: bool = False
+
+
+def _inputs(settings: Settings, with_hpo: bool, hpo_dir: Path | None) -> dict:
+    dump = data_file(settings.data_dir, "FPKG.dump")
+    inputs = {"build_version": BUILD_VERSION, "dump_size": dump.stat().st_size, "with_hpo": with_hpo}
+    if with_hpo:
+        inputs["hpo"] = release_fingerprint(hpo_dir or default_hpo_dir())
+    return inputs
+
+
+def assemble_graph(settings: Settings, *, with_hpo: bool = True,
+                   hpo_dir: Path | None = None) -> tuple[Graph, BuildReport]:
+    """The portable graph: the FPKG dump, merged with the HPO layer unless `with_hpo` is off."""
+    report = BuildReport(with_hpo, _inputs(settings, with_hpo, hpo_dir))
+    started = time.perf_counter()
+    graph = read_dump(data_file(settings.data_dir, "FPKG.dump"))
+    tag_fpkg_sources(graph)
+    report.seconds["read_dump"] = round(time.perf_counter() - started, 2)
+    if with_hpo:
+        started = time.perf_counter()
+        merge_report = merge_hpo(graph, load_hpo_layer(hpo_dir, settings.cache_dir))
+        report.merged = dict(merge_report.merged)
+        report.added = {"nodes": dict(merge_report.added_nodes),
+                        "relationships": dict(merge_report.added_relationships),
+                        "relationships_merged": dict(merge_report.merged_relationships)}
+        report.seconds["hpo_layer"] = round(time.perf_counter() - started, 2)
+    report.counts = {"nodes": len(graph.nodes), "relationships": len(graph.relationships),
+                     "labels": dict(graph.label_counts()), "types": dict(graph.type_counts())}
+    return graph, report
+
+
+def manifest_path(settings: Settings) -> Path:
+    return settings.cache_dir / f"graph-{settings.graph_backend}-{settings.graph_name}.json"
+
+
+def build(store, settings: Settings, *, with_hpo: bool = True, hpo_dir: Path | None = None) -> BuildReport:
+    """Build into `store` (atomically: a failure leaves the previous graph), snapshot it and
+    record the manifest."""
+    graph, report = assemble_graph(settings, with_hpo=with_hpo, hpo_dir=hpo_dir)
+    started = time.perf_counter()
+    store.load(graph, indexes=LOOKUP_INDEXES)
+    report.seconds["load"] = round(time.perf_counter() - started, 2)
+    started = time.perf_counter()
+    store.snapshot()
+    report.seconds["snapshot"] = round(time.perf_counter() - started, 2)
+    path = manifest_path(settings)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(asdict(report), indent=1))
+    return report
+
+
+def ensure_built(store, settings: Settings, *, with_hpo: bool = True,
+                 hpo_dir: Path | None = None) -> BuildReport:
+    """Build only when the store does not already hold the graph these inputs give."""
+    path = manifest_path(settings)
+    if path.exists():
+        previous = BuildReport(**json.loads(path.read_text()))
+        counts = store.counts()
+        if (previous.inputs == _inputs(settings, with_hpo, hpo_dir)
+                and counts["total_nodes"] == previous.counts.get("nodes")
+                and counts["total_relationships"] == previous.counts.get("relationships")):
+            previous.skipped = True
+            return previous
+    return build(store, settings, with_hpo=with_hpo, hpo_dir=hpo_dir)

@@ -1,0 +1,184 @@
+"""Entity linking: a mention and its NER type → graph nodes with scores.
+
+Tried in order: exact name, synonym (both after normalising case, punctuation and
+plurals), then sentence embeddings in FAISS and character n-gram TF-IDF (for typos),
+keeping the better score. Below the method's threshold a mention links to nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+import faiss
+import numpy as np
+from sklearn.feature_extraction.text import TfidfVectorizer
+
+from retrieval.embedder import embed
+from retrieval.result import Link
+from retrieval.store import GraphStore
+from retrieval.vocabulary import normalise
+
+TYPE_TO_LABEL = {"FACIAL_PHENOTYPE": "FacePhenotype", "GENE": "Genotype", "DISEASE": "Disease",
+                 "MUTATION": "Variation"}
+EMBEDDED_LABELS = ("FacePhenotype", "Disease")  # gene symbols and HGVS gain nothing from MiniLM
+EMBEDDING_THRESHOLD = 0.78
+NGRAM_THRESHOLD = 0.62
+
+_ALIAS_QUERIES = {
+    "FacePhenotype": "MATCH (n:FacePhenotype) RETURN n.nid AS id, n.phenotypeName AS name, "
+                     "n.synonyms AS synonyms",
+    "Disease": "MATCH (n:Disease) RETURN n.nid AS id, n.dname AS name, n.hpo_name AS synonyms",
+    "Genotype": "MATCH (n:Genotype) RETURN n.nid AS id, n.geneName AS name, null AS synonyms",
+}
+_VARIATION_QUERY = ("MATCH (n:Variation) RETURN n.nid AS id, n.details AS name, "
+                    "n.variation_gene_name AS gene")
+
+
+@dataclass(frozen=True)
+class Alias:
+    node_id: int
+    label: str
+    name: str  # the node's own name
+    text: str  # the name or one synonym
+    is_synonym: bool
+
+
+def _split_synonyms(value: object) -> list[str]:
+    if isinstance(value, list):
+        return [str(v) for v in value if v]
+    return [s.strip() for s in str(value or "").split(";") if s.strip()]
+
+
+def aliases_from_store(store: GraphStore) -> list[Alias]:
+    aliases: list[Alias] = []
+    for label, cypher in _ALIAS_QUERIES.items():
+        for row in store.query(cypher, timeout_ms=60_000):
+            if not row["name"]:
+                continue
+            aliases.append(Alias(row["id"], label, row["name"], row["name"], False))
+            aliases.extend(Alias(row["id"], label, row["name"], synonym, True)
+                           for synonym in _split_synonyms(row["synonyms"]) if synonym != row["name"])
+    return aliases
+
+
+def _hgvs_key(text: str) -> str:
+    return re.sub(r"[\s()\[\]]+", "", text.lower())
+
+
+class _LabelIndex:
+    """Everything needed to link mentions to one label's nodes."""
+
+    def __init__(self, aliases: list[Alias], vectors: np.ndarray | None):
+        self.aliases = aliases
+        self.exact: dict[str, list[Alias]] = defaultdict(list)
+        for alias in sorted(aliases, key=lambda a: a.is_synonym):  # names before synonyms
+            self.exact[normalise(alias.text)].append(alias)
+        self.ngrams = TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 4), lowercase=True)
+        self.ngram_matrix = self.ngrams.fit_transform([normalise(a.text) for a in aliases])
+        self.faiss = None
+        if vectors is not None and len(vectors):
+            self.faiss = faiss.IndexFlatIP(vectors.shape[1])  # exact search: ~20k names
+            self.faiss.add(vectors)
+
+
+class EntityLinker:
+    def __init__(self, aliases: list[Alias], cache_dir: Path | None = None,
+                 variations: list[dict] | None = None):
+        by_label: dict[str, list[Alias]] = defaultdict(list)
+        for alias in aliases:
+            by_label[alias.label].append(alias)
+        self.indexes = {label: _LabelIndex(items, self._vectors(label, items, cache_dir))
+                        for label, items in by_label.items()}
+        self.variations = [(row["id"], row["name"], _hgvs_key(row["name"]), (row["gene"] or "").upper())
+                           for row in variations or [] if row["name"]]
+
+    @classmethod
+    def from_store(cls, store: GraphStore, cache_dir: Path | None = None) -> EntityLinker:
+        variations = store.query(_VARIATION_QUERY, timeout_ms=60_000)
+        return cls(aliases_from_store(store), cache_dir, variations)
+
+    @staticmethod
+    def _vectors(label: str, aliases: list[Alias], cache_dir: Path | None) -> np.ndarray | None:
+        if label not in EMBEDDED_LABELS:
+            return None
+        texts = [a.text for a in aliases]
+        key = hashlib.sha256("\n".join(texts).encode()).hexdigest()[:16]
+        path = cache_dir / "linking" / f"{label}-{key}.npy" if cache_dir else None
+        if path is not None and path.exists():
+            return np.load(path)
+        vectors = embed(texts)
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            np.save(path, vectors)
+        return vectors
+
+    def vocabulary(self, label: str) -> set[str]:
+        """Normalised names and synonyms of one label's nodes."""
+        index = self.indexes.get(label)
+        return set(index.exact) if index else set()
+
+    def names(self, label: str) -> list[str]:
+        index = self.indexes.get(label)
+        return sorted({a.name for a in index.aliases}) if index else []
+
+    def link(self, mention: str, entity_type: str, gene: str | None = None) -> Link:
+        """The best node for `mention`, or a Link with node_id None saying nothing matched."""
+        found = self.candidates(mention, entity_type, k=1, gene=gene)
+        return found[0] if found else Link(mention, entity_type, None, method="none")
+
+    def candidates(self, mention: str, entity_type: str, k: int = 5,
+                   gene: str | None = None) -> list[Link]:
+        label = TYPE_TO_LABEL.get(entity_type)
+        mention = mention.strip()
+        if not mention or label is None:
+            return []
+        if label == "Variation":
+            return self._link_variation(mention, entity_type, gene)[:k]
+        index = self.indexes.get(label)
+        if index is None:
+            return []
+        key = normalise(mention)
+        exact = index.exact.get(key) if key else None
+        if label == "Genotype" and not exact:
+            exact = index.exact.get(key.replace(" ", ""))
+        if exact:
+            alias = exact[0]
+            return [Link(mention, entity_type, alias.node_id, label, alias.name, 1.0,
+                         "synonym" if alias.is_synonym else "exact")]
+        scored: dict[int, tuple[float, Alias, str]] = {}
+        for score, alias, method in (*self._by_embedding(index, mention, k * 3),
+                                     *self._by_ngrams(index, key, k * 3)):
+            threshold = EMBEDDING_THRESHOLD if method == "embedding" else NGRAM_THRESHOLD
+            if score >= threshold and score > scored.get(alias.node_id, (0.0,))[0]:
+                scored[alias.node_id] = (score, alias, method)
+        ranked = sorted(scored.values(), key=lambda s: (-s[0], s[1].name))[:k]
+        return [Link(mention, entity_type, a.node_id, label, a.name, round(s, 4), m) for s, a, m in ranked]
+
+    @staticmethod
+    def _by_embedding(index: _LabelIndex, mention: str, k: int) -> list[tuple[float, Alias, str]]:
+        if index.faiss is None:
+            return []
+        scores, rows = index.faiss.search(embed([mention]), min(k, index.faiss.ntotal))
+        return [(float(s), index.aliases[r], "embedding") for s, r in zip(scores[0], rows[0], strict=True)
+                if r >= 0]
+
+    @staticmethod
+    def _by_ngrams(index: _LabelIndex, key: str, k: int) -> list[tuple[float, Alias, str]]:
+        if not key:
+            return []
+        similarities = (index.ngram_matrix @ index.ngrams.transform([key]).T).toarray().ravel()
+        top = np.argsort(-similarities)[:k]
+        return [(float(similarities[i]), index.aliases[i], "ngram") for i in top if similarities[i] > 0]
+
+    def _link_variation(self, mention: str, entity_type: str, gene: str | None) -> list[Link]:
+        key = _hgvs_key(mention)
+        if len(key) < 4:
+            return []
+        gene = (gene or "").upper()
+        hits = [(vid, name) for vid, name, details, vgene in self.variations
+                if key in details and (not gene or vgene == gene)]
+        return [Link(mention, entity_type, vid, "Variation", name, 1.0, "hgvs") for vid, name in hits]
