@@ -1,0 +1,84 @@
+"""The generator interface shared by the grounded writer, the local model and the endpoint client.
+
+Every backend takes a `GenerationRequest` (chat messages plus sampling settings) and returns text,
+either whole (`generate`) or piece by piece (`stream`). Failures surface as `LLMError` subclasses whose
+messages tell the user what to do; the original exception is kept as `__cause__`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+ROLES = ("system", "user", "assistant")
+
+
+class LLMError(Exception):
+    """Root of every error raised by a generator."""
+
+
+class LLMConfigError(LLMError, ValueError):
+    """A backend name, model or endpoint setting is missing or invalid."""
+
+
+class LLMUnavailable(LLMError):
+    """The model or server cannot be reached or loaded (offline, missing folder, missing package)."""
+
+
+class LLMTimeout(LLMError):
+    """The model or server did not answer in time."""
+
+
+class LLMHTTPError(LLMError):
+    """The server answered with an HTTP error status."""
+
+    def __init__(self, message: str, status: int | None = None):
+        super().__init__(message)
+        self.status = status
+
+
+class LLMBadResponse(LLMError):
+    """The server answered, but not with a chat completion we can read."""
+
+
+@dataclass(frozen=True)
+class GenerationRequest:
+    """What to generate. `grounding` is structured evidence for the grounded writer; LLMs ignore it."""
+
+    messages: list[dict[str, str]]
+    temperature: float = 0.0
+    seed: int = 0
+    max_new_tokens: int = 512
+    grounding: object | None = None
+
+    def __post_init__(self) -> None:
+        if not self.messages:
+            raise ValueError("a generation request needs at least one message")
+        for message in self.messages:
+            if message.get("role") not in ROLES or not isinstance(message.get("content"), str):
+                raise ValueError(f"each message needs a role in {ROLES} and a text content, got {message!r}")
+        if self.temperature < 0:
+            raise ValueError(f"temperature must be >= 0, got {self.temperature}")
+        if self.max_new_tokens < 1:
+            raise ValueError(f"max_new_tokens must be >= 1, got {self.max_new_tokens}")
+
+
+class Generator(ABC):
+    """One text generator. Subclasses implement `stream`; `generate` joins it."""
+
+    name: str = "generator"
+    # A line the UI shows next to answers (e.g. "running unquantised on CPU"); None when all is normal.
+    notice: str | None = None
+
+    @property
+    def is_llm(self) -> bool:
+        """True for language models; the deterministic grounded writer overrides this to False."""
+        return True
+
+    def generate(self, request: GenerationRequest) -> str:
+        return "".join(self.stream(request))
+
+    @abstractmethod
+    def stream(self, request: GenerationRequest) -> Iterator[str]:
+        """Yield the reply in pieces, in order; joined they equal `generate(request)`."""

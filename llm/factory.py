@@ -1,0 +1,59 @@
+"""Backend name -> generator class, imported lazily so that `grounded` never loads torch.
+
+`make_generator` keeps one instance per (backend, model, endpoint), so a local model is loaded once
+per process however many requests ask for it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from typing import TYPE_CHECKING
+
+from llm.base import Generator, LLMConfigError
+
+if TYPE_CHECKING:
+    from kg_dump.settings import Settings
+
+BACKENDS: dict[str, str] = {
+    "grounded": "llm.grounded:GroundedWriter",
+    "local": "llm.local:LocalGenerator",
+    "endpoint": "llm.endpoint:EndpointGenerator",
+}
+
+_cache: dict[tuple[str, str, str | None], Generator] = {}
+# Held while a generator is built, so two first requests don't load the same model twice.
+_lock = threading.Lock()
+
+
+def known_backends() -> tuple[str, ...]:
+    return tuple(BACKENDS)
+
+
+def generator_class(backend: str) -> type[Generator]:
+    """Import and return the class for `backend` (e.g. "local")."""
+    try:
+        target = BACKENDS[backend]
+    except KeyError:
+        raise LLMConfigError(f"unknown LLM backend {backend!r}; use one of {', '.join(BACKENDS)}") from None
+    module_name, class_name = target.split(":")
+    return getattr(importlib.import_module(module_name), class_name)
+
+
+def make_generator(settings: Settings, backend: str | None = None) -> Generator:
+    """The generator for `backend` (default `settings.llm_backend`), created on first use and cached."""
+    name = (backend or settings.llm_backend).strip().lower()
+    cls = generator_class(name)
+    key = (name, settings.llm_model, settings.llm_endpoint if name == "endpoint" else None)
+    with _lock:
+        generator = _cache.get(key)
+        if generator is None:
+            generator = cls(settings)
+            _cache[key] = generator
+    return generator
+
+
+def clear_cache() -> None:
+    """Forget cached generators (tests, or to free a local model's memory)."""
+    with _lock:
+        _cache.clear()

@@ -1,0 +1,209 @@
+"""A transformers causal LM running in this process.
+
+`LLM_MODEL` is a Hub id or a local folder. The default, Qwen/Qwen2.5-7B-Instruct (Apache-2.0), takes
+about 5.5 GB of GPU memory in 4-bit NF4, so it fits a 16 GB GPU with room for the KV cache.
+
+On CUDA the model is loaded in 4 bit (bitsandbytes NF4, bf16 compute, double quantisation,
+`device_map="auto"`). Without CUDA it is loaded unquantised in float32 (bitsandbytes 4-bit needs a GPU)
+and `notice` says so, because a 7B model then needs ~30 GB of RAM and answers slowly.
+
+Generation runs in a thread feeding a `TextIteratorStreamer`, so `stream` yields text as it is made.
+Temperature 0 is greedy decoding; above 0 it samples with the request's seed, so a (seed, temperature)
+pair is reproducible on the same hardware.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from llm.base import GenerationRequest, Generator, LLMConfigError, LLMError, LLMUnavailable
+
+if TYPE_CHECKING:
+    from kg_dump.settings import Settings
+
+CPU_NOTICE = (
+    "No CUDA GPU: {model} runs unquantised in float32 on the CPU. Expect slow answers and about "
+    "4 bytes of RAM per parameter (~30 GB for a 7B model). Use a GPU, LLM_BACKEND=endpoint, or the "
+    "grounded backend for fast answers."
+)
+
+
+def on_gpu(fn: Callable) -> Callable:
+    """Wrap `fn` with `spaces.GPU` on Hugging Face ZeroGPU Spaces (a GPU is attached only while it runs).
+
+    Returns `fn` unchanged where the `spaces` package is not installed.
+    """
+    if importlib.util.find_spec("spaces") is None:
+        return fn
+    import spaces
+
+    return spaces.GPU(fn)
+
+
+def _looks_like_path(model: str) -> bool:
+    # Hub ids are "name" or "owner/name"; anything else with a separator is meant as a folder.
+    return model.startswith((".", "/", "~")) or model.count("/") > 1 or "\\" in model
+
+
+def plain_prompt(messages: list[dict[str, str]]) -> str:
+    """The prompt for tokenizers without a chat template: one "role: content" block per message."""
+    lines = [f"{m['role']}: {m['content']}" for m in messages]
+    return "\n\n".join(lines) + "\n\nassistant:"
+
+
+def _stream_generate(model, tokenizer, inputs: dict, gen_kwargs: dict, seed: int | None) -> Iterator[str]:
+    """Run `model.generate` in a thread and yield decoded text as tokens arrive.
+
+    Kept a module-level generator (creating its own streamer) so `spaces.GPU` can wrap it whole.
+    """
+    import torch
+    from transformers import StoppingCriteria, StoppingCriteriaList, TextIteratorStreamer, set_seed
+
+    stop = threading.Event()  # set when the consumer stops reading, so generation ends early
+
+    class _StopWhenAsked(StoppingCriteria):
+        def __call__(self, input_ids, scores, **kwargs):
+            return torch.full((input_ids.shape[0],), stop.is_set(), dtype=torch.bool, device=input_ids.device)
+
+    streamer = TextIteratorStreamer(tokenizer, skip_prompt=True, skip_special_tokens=True)
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            if seed is not None:
+                set_seed(seed)
+            with torch.inference_mode():
+                model.generate(
+                    **inputs,
+                    **gen_kwargs,
+                    streamer=streamer,
+                    stopping_criteria=StoppingCriteriaList([_StopWhenAsked()]),
+                )
+        except Exception as error:  # not swallowed: re-raised in the consumer's thread below
+            errors.append(error)
+            streamer.end()
+
+    thread = threading.Thread(target=run, name="llm-local-generate", daemon=True)
+    thread.start()
+    try:
+        for text in streamer:
+            if text:
+                yield text
+    finally:
+        stop.set()
+        thread.join()
+    if errors:
+        error = errors[0]
+        if isinstance(error, torch.OutOfMemoryError):
+            raise LLMUnavailable(
+                "the GPU ran out of memory while generating; lower max_new_tokens, shorten the evidence, "
+                "or use a smaller LLM_MODEL"
+            ) from error
+        raise LLMError(f"local generation failed: {type(error).__name__}: {error}") from error
+
+
+_stream_generate = on_gpu(_stream_generate)
+
+
+class LocalGenerator(Generator):
+    """A Hub or local causal LM; 4-bit NF4 on CUDA, float32 on CPU."""
+
+    name = "local"
+
+    def __init__(self, settings: Settings, *, device: str | None = None):
+        import torch
+
+        self.model_id = (settings.llm_model or "").strip()
+        if not self.model_id:
+            raise LLMConfigError("LLM_MODEL is empty; set it to a Hub id or a local model folder")
+        self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+        self.quantized = self.device.startswith("cuda")
+        self.notice = None if self.quantized else CPU_NOTICE.format(model=self.model_id)
+        self._lock = threading.Lock()  # one generation at a time: shared weights, shared RNG
+        self.tokenizer, self.model = self._load()
+
+    def _load(self) -> tuple[Any, Any]:
+        import torch
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+
+        source = self.model_id
+        folder = Path(source).expanduser()
+        if folder.is_dir():
+            source = str(folder)
+        elif _looks_like_path(source):
+            raise LLMUnavailable(
+                f"model folder {source} does not exist; set LLM_MODEL to a folder holding config.json, "
+                "the weights and the tokenizer, or to a Hugging Face Hub id"
+            )
+        kwargs: dict[str, Any] = {}
+        if self.quantized:
+            kwargs["quantization_config"] = self._bnb_config()
+            kwargs["device_map"] = "auto"
+        else:
+            kwargs["dtype"] = torch.float32
+        try:
+            tokenizer = AutoTokenizer.from_pretrained(source)
+            model = AutoModelForCausalLM.from_pretrained(source, **kwargs)
+        except ImportError as e:
+            raise LLMUnavailable(f"cannot load {source}: a package is missing ({e})") from e
+        except (OSError, ValueError) as e:
+            # OSError: offline or unknown Hub id, missing files; ValueError: invalid id or config.
+            raise LLMUnavailable(
+                f"cannot load model {source!r}: {e}\nIf this machine is offline, download the model once "
+                f"elsewhere (`hf download {source} --local-dir DIR`), copy it here and set LLM_MODEL=DIR; "
+                "or use LLM_BACKEND=endpoint or LLM_BACKEND=grounded."
+            ) from e
+        if not self.quantized:
+            model.to(self.device)
+        model.eval()
+        return tokenizer, model
+
+    @staticmethod
+    def _bnb_config():
+        if importlib.util.find_spec("bitsandbytes") is None:
+            raise LLMUnavailable(
+                "4-bit loading on CUDA needs bitsandbytes: run `pip install bitsandbytes` (it is not in "
+                "requirements.txt because it only works with a GPU)"
+            )
+        import torch
+        from transformers import BitsAndBytesConfig
+
+        return BitsAndBytesConfig(
+            load_in_4bit=True,
+            bnb_4bit_quant_type="nf4",
+            bnb_4bit_compute_dtype=torch.bfloat16,
+            bnb_4bit_use_double_quant=True,
+        )
+
+    def encode(self, messages: list[dict[str, str]]) -> dict:
+        """Token ids for `messages` with the model's chat template, ready on the model's device."""
+        if getattr(self.tokenizer, "chat_template", None):
+            encoded = self.tokenizer.apply_chat_template(
+                messages, add_generation_prompt=True, return_tensors="pt", return_dict=True
+            )
+        else:
+            encoded = self.tokenizer(plain_prompt(messages), return_tensors="pt")
+        return {key: value.to(self.model.device) for key, value in encoded.items()}
+
+    def _generation_kwargs(self, request: GenerationRequest) -> dict[str, Any]:
+        pad_id = self.tokenizer.pad_token_id
+        if pad_id is None:
+            pad_id = self.tokenizer.eos_token_id
+        kwargs: dict[str, Any] = {"max_new_tokens": request.max_new_tokens, "pad_token_id": pad_id}
+        if request.temperature > 0:
+            kwargs.update(do_sample=True, temperature=request.temperature)
+        else:
+            # Greedy; clear the model's own sampling defaults so they neither apply nor warn.
+            kwargs.update(do_sample=False, temperature=None, top_p=None, top_k=None)
+        return kwargs
+
+    def stream(self, request: GenerationRequest) -> Iterator[str]:
+        inputs = self.encode(request.messages)
+        gen_kwargs = self._generation_kwargs(request)
+        seed = request.seed if request.temperature > 0 else None
+        with self._lock:
+            yield from _stream_generate(self.model, self.tokenizer, inputs, gen_kwargs, seed)

@@ -1,0 +1,113 @@
+"""Chat messages for diagnosis (vanilla and RAG), free questions over graph evidence, and text-to-Cypher.
+
+Every builder returns `list[{"role", "content"}]` for a `GenerationRequest`. The prompts are short on
+purpose: small instruct models follow short instructions better, and the replies are parsed back by
+`llm.parse`, so each prompt asks for a reply shape that the parser expects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+# The exact sentence the RAG prompts ask for when the evidence is silent; llm.parse recognises it.
+NO_EVIDENCE_REPLY = "The knowledge graph has no evidence for this."
+
+VANILLA_SYSTEM = (
+    "You are a clinical geneticist. Read the patient description and name the single most likely "
+    "genetic disease. If answer options are given, choose exactly one and reply with its letter and "
+    "name, e.g. 'B. Noonan syndrome'. Otherwise reply with the disease name only. No explanation."
+)
+
+RAG_SYSTEM = (
+    "You are a clinical geneticist. Answer only from the numbered evidence, which comes from a "
+    "knowledge graph of facial phenotypes, genes, variants, published patients and rare diseases; do "
+    "not use outside knowledge. Name the single most likely disease. If answer options are given, "
+    "choose exactly one and reply with its letter and name, e.g. 'B. Noonan syndrome'. Otherwise reply "
+    "with the disease name first, then at most two sentences citing evidence numbers like [1]. "
+    f"If the evidence says nothing about the case, reply exactly: {NO_EVIDENCE_REPLY}"
+)
+
+ASK_SYSTEM = (
+    "You answer questions about rare genetic diseases, genes and facial phenotypes only from the "
+    "numbered evidence, which comes from a knowledge graph; do not use outside knowledge. Be brief and "
+    "cite evidence numbers like [2]. If the evidence does not answer the question, reply exactly: "
+    f"{NO_EVIDENCE_REPLY}"
+)
+
+CYPHER_SYSTEM = (
+    "You translate questions into Cypher for the graph schema below. Reply with exactly one read-only "
+    "query (MATCH, OPTIONAL MATCH, WITH, WHERE, RETURN, ORDER BY, LIMIT) and nothing else: no "
+    "explanation, no code fence. Never create, merge, set, delete or remove anything. Use only the "
+    "labels, relationship types and properties of the schema; match names case-insensitively with "
+    "toLower(); return at most 50 rows.\n\nSchema:\n{schema}"
+)
+
+
+def format_options(options: Mapping[str, str] | None) -> str:
+    """'A. Noonan syndrome' lines, one per option; empty when there are no options."""
+    if not options:
+        return ""
+    return "\n".join(f"{letter}. {name}" for letter, name in options.items())
+
+
+def format_evidence(evidence: Sequence[str]) -> str:
+    """Numbered evidence lines ('1. ...'); '(none)' when the retrieval found nothing."""
+    lines = [line.strip() for line in evidence if line and line.strip()]
+    if not lines:
+        return "(none)"
+    return "\n".join(f"{i}. {line}" for i, line in enumerate(lines, start=1))
+
+
+def _with_options(question: str, options: Mapping[str, str] | None) -> str:
+    question = question.strip()
+    listed = format_options(options)
+    return f"{question}\n\nOptions:\n{listed}" if listed else question
+
+
+def vanilla_diagnosis_messages(
+    question: str, options: Mapping[str, str] | None = None
+) -> list[dict[str, str]]:
+    """The paper's baseline: the question as given, no retrieval. Pass `options` only if the question
+    text does not already list them."""
+    return [
+        {"role": "system", "content": VANILLA_SYSTEM},
+        {"role": "user", "content": _with_options(question, options)},
+    ]
+
+
+def rag_diagnosis_messages(
+    question: str, evidence: Sequence[str], options: Mapping[str, str] | None = None
+) -> list[dict[str, str]]:
+    """Diagnosis from the question plus numbered graph evidence (best evidence first)."""
+    content = f"{_with_options(question, options)}\n\nEvidence:\n{format_evidence(evidence)}"
+    return [{"role": "system", "content": RAG_SYSTEM}, {"role": "user", "content": content}]
+
+
+def ask_messages(question: str, evidence: Sequence[str]) -> list[dict[str, str]]:
+    """A free question answered from numbered graph evidence."""
+    content = f"Question: {question.strip()}\n\nEvidence:\n{format_evidence(evidence)}"
+    return [{"role": "system", "content": ASK_SYSTEM}, {"role": "user", "content": content}]
+
+
+def cypher_messages(
+    question: str,
+    schema: str,
+    examples: Sequence[tuple[str, str]] = (),
+    previous_query: str | None = None,
+    error: str | None = None,
+) -> list[dict[str, str]]:
+    """Text-to-Cypher: schema in the system prompt, few-shot (question, cypher) pairs as earlier turns,
+    then the question. With `previous_query` and `error` it becomes a repair round."""
+    messages = [{"role": "system", "content": CYPHER_SYSTEM.format(schema=schema.strip())}]
+    for example_question, example_cypher in examples:
+        messages.append({"role": "user", "content": example_question.strip()})
+        messages.append({"role": "assistant", "content": example_cypher.strip()})
+    content = question.strip()
+    if previous_query:
+        content += (
+            f"\n\nYour previous query was:\n{previous_query.strip()}\n"
+            f"It failed with: {(error or 'an unknown error').strip()}\n"
+            "Reply with a corrected query only."
+        )
+    messages.append({"role": "user", "content": content})
+    return messages

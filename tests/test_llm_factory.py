@@ -1,0 +1,62 @@
+"""The backend factory: lazy imports, caching, and the error for an unknown backend."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kg_dump.settings import Settings
+from llm import factory
+from llm.base import LLMConfigError
+from llm.endpoint import EndpointGenerator
+
+
+def settings(**kwargs) -> Settings:
+    return Settings(data_dir=Path("."), cache_dir=Path("."), **kwargs)
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    factory.clear_cache()
+    yield
+    factory.clear_cache()
+
+
+def test_unknown_backend_lists_the_known_ones():
+    with pytest.raises(
+        LLMConfigError, match="unknown LLM backend 'gpt'; use one of grounded, local, endpoint"
+    ):
+        factory.make_generator(settings(), "gpt")
+
+
+def test_one_instance_per_backend_model_and_endpoint():
+    s = settings(llm_backend="endpoint", llm_endpoint="http://127.0.0.1:9/v1", llm_model="m1")
+    first = factory.make_generator(s)
+    assert isinstance(first, EndpointGenerator)
+    assert factory.make_generator(s) is first
+    assert (
+        factory.make_generator(settings(llm_endpoint="http://127.0.0.1:9/v1", llm_model="m1"), " Endpoint ")
+        is first
+    )
+    assert (
+        factory.make_generator(settings(llm_endpoint="http://127.0.0.1:9/v1", llm_model="m2"), "endpoint")
+        is not first
+    )
+
+
+def test_local_model_is_loaded_once(tmp_path):
+    from llm.tiny import build_tiny_llama
+
+    s = settings(llm_backend="local", llm_model=str(build_tiny_llama(tmp_path / "tiny")))
+    first = factory.make_generator(s)
+    assert factory.make_generator(s) is first
+
+
+def test_importing_the_factory_loads_no_ml_library():
+    code = "import sys, llm.factory; print(sorted({'torch', 'transformers'} & set(sys.modules)))"
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
