@@ -56,7 +56,11 @@ class GenerationRequest:
         if not self.messages:
             raise ValueError("a generation request needs at least one message")
         for message in self.messages:
-            if message.get("role") not in ROLES or not isinstance(message.get("content"), str):
+            if (
+                not isinstance(message, dict)
+                or message.get("role") not in ROLES
+                or not isinstance(message.get("content"), str)
+            ):
                 raise ValueError(f"each message needs a role in {ROLES} and a text content, got {message!r}")
         if self.temperature < 0:
             raise ValueError(f"temperature must be >= 0, got {self.temperature}")

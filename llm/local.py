@@ -109,6 +109,37 @@ def _stream_generate(model, tokenizer, inputs: dict, gen_kwargs: dict, seed: int
 _stream_generate = on_gpu(_stream_generate)
 
 
+def _from_pretrained(source: str, kwargs: dict[str, Any], local_only: bool) -> tuple[Any, Any]:
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(source, local_files_only=local_only)
+    model = AutoModelForCausalLM.from_pretrained(source, local_files_only=local_only, **kwargs)
+    return tokenizer, model
+
+
+def _load_pretrained(source: str, kwargs: dict[str, Any], is_folder: bool) -> tuple[Any, Any]:
+    """Tokenizer and model from a folder, or for a Hub id from the local cache first, then the Hub."""
+    try:
+        if not is_folder:
+            try:
+                return _from_pretrained(source, kwargs, local_only=True)
+            except OSError:
+                pass  # not in the Hugging Face cache yet: download it below
+        return _from_pretrained(source, kwargs, local_only=is_folder)
+    except ImportError as e:
+        raise LLMUnavailable(f"cannot load {source}: a package is missing ({e})") from e
+    except (OSError, ValueError) as e:
+        # OSError: offline or unknown Hub id, missing files; ValueError: invalid id or config.
+        advice = (
+            ""
+            if is_folder
+            else "\nIf this machine is offline, download the model once elsewhere "
+            f"(`hf download {source} --local-dir DIR`), copy it here and set LLM_MODEL=DIR "
+            "(HF_HUB_OFFLINE=1 skips the network retries); or use LLM_BACKEND=endpoint or grounded."
+        )
+        raise LLMUnavailable(f"cannot load model {source!r}: {e}{advice}") from e
+
+
 class LocalGenerator(Generator):
     """A Hub or local causal LM; 4-bit NF4 on CUDA, float32 on CPU."""
 
@@ -128,7 +159,6 @@ class LocalGenerator(Generator):
 
     def _load(self) -> tuple[Any, Any]:
         import torch
-        from transformers import AutoModelForCausalLM, AutoTokenizer
 
         source = self.model_id
         folder = Path(source).expanduser()
@@ -145,18 +175,7 @@ class LocalGenerator(Generator):
             kwargs["device_map"] = "auto"
         else:
             kwargs["dtype"] = torch.float32
-        try:
-            tokenizer = AutoTokenizer.from_pretrained(source)
-            model = AutoModelForCausalLM.from_pretrained(source, **kwargs)
-        except ImportError as e:
-            raise LLMUnavailable(f"cannot load {source}: a package is missing ({e})") from e
-        except (OSError, ValueError) as e:
-            # OSError: offline or unknown Hub id, missing files; ValueError: invalid id or config.
-            raise LLMUnavailable(
-                f"cannot load model {source!r}: {e}\nIf this machine is offline, download the model once "
-                f"elsewhere (`hf download {source} --local-dir DIR`), copy it here and set LLM_MODEL=DIR; "
-                "or use LLM_BACKEND=endpoint or LLM_BACKEND=grounded."
-            ) from e
+        tokenizer, model = _load_pretrained(source, kwargs, is_folder=folder.is_dir())
         if not self.quantized:
             model.to(self.device)
         model.eval()

@@ -10,7 +10,7 @@ import pytest
 
 from kg_dump.settings import Settings
 from llm import factory
-from llm.base import LLMConfigError
+from llm.base import GenerationRequest, Generator, LLMConfigError
 from llm.endpoint import EndpointGenerator
 
 
@@ -60,3 +60,30 @@ def test_importing_the_factory_loads_no_ml_library():
     root = Path(__file__).resolve().parent.parent
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+class Echo(Generator):
+    name = "echo"
+
+    def stream(self, request):
+        yield from request.messages[-1]["content"].split(" ")
+
+
+def test_generate_joins_the_stream():
+    assert Echo().generate(GenerationRequest([{"role": "user", "content": "a b"}])) == "ab"
+    assert Echo().is_llm and Echo().notice is None
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"messages": []},
+        {"messages": [{"role": "robot", "content": "x"}]},
+        {"messages": [{"role": "user"}]},
+        {"messages": [{"role": "user", "content": "x"}], "temperature": -0.1},
+        {"messages": [{"role": "user", "content": "x"}], "max_new_tokens": 0},
+    ],
+)
+def test_invalid_requests_are_refused(kwargs):
+    with pytest.raises(ValueError):
+        GenerationRequest(**kwargs)
