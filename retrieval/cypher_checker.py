@@ -186,9 +186,16 @@ def _same_place(tok: Token, text: str) -> list[Token]:
 def _fix_labels(tokens: list[Token], ctx: _Context, corrections: list[str]) -> list[Token]:
     """A literal that names a node of another label gives its node that label (and that
     label's name property). One relabelling at a time, re-analysing after each."""
-    lookup = ctx.label_of_literal
-    if lookup is None:
+    label_of = ctx.label_of_literal
+    if label_of is None:
         return tokens
+    known: dict[str, str | None] = {}  # the caller's lookup may be a store query: once per literal
+
+    def lookup(literal: str) -> str | None:
+        if literal not in known:
+            known[literal] = label_of(literal)
+        return known[literal]
+
     done: set[str] = set()
     for _ in range(len(tokens)):
         edit = next((e for part in _parts(tokens) for e in _label_candidates(tokens, part, ctx, lookup)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from retrieval.cypher_lexer import IDENT, NUMBER, Clause, Token, relex, split_clauses
+from retrieval.cypher_lexer import IDENT, NUMBER, OP, Clause, Token, relex, split_clauses
 
 # Reason codes: a rejection reports the first that applies (the specific before the general).
 REASONS = ("empty", "syntax", "load_csv", "foreach", "procedure", "write",
@@ -116,6 +116,9 @@ def check_clauses(tokens: list[Token]) -> list[Rejection]:
     """The top-level clause sequence of a read query."""
     clauses = split_clauses(tokens)
     found = []
+    last = tokens[-1]
+    if last.kind == OP and last.text not in (")", "]", "}", "*"):
+        found.append(Rejection("syntax", f"the query ends with an incomplete expression ('{last.text}')"))
     for clause in clauses:
         if clause.keyword not in _READ_CLAUSES:
             what = f"clause {clause.keyword}" if clause.keyword else f"'{tokens[clause.start].text}'"

@@ -123,15 +123,12 @@ def _scan_string(text: str, i: int) -> int:
 
 
 def _scan_backquoted(text: str, i: int) -> int:
-    j = i + 1
-    while j < len(text):
-        if text[j] == "`":
-            if text.startswith("``", j):  # a doubled backquote is part of the name
-                j += 2
-                continue
-            return j + 1
-        j += 1
-    raise CypherSyntaxError(f"unterminated `name` starting at offset {i}")
+    """A `name` ends at the next backquote: FalkorDB has no ``-escape, so neither do we
+    (a doubled backquote is two names, as the server reads it)."""
+    j = text.find("`", i + 1)
+    if j < 0:
+        raise CypherSyntaxError(f"unterminated `name` starting at offset {i}")
+    return j + 1
 
 
 def _scan_word(text: str, i: int) -> int:
@@ -266,7 +263,7 @@ def relex(text: str, pre: str = " ") -> list[Token]:
 
 def name_text(tok: Token) -> str:
     """An identifier or a backquoted name, unquoted."""
-    return tok.text[1:-1].replace("``", "`") if tok.kind == NAME else tok.text
+    return tok.text[1:-1] if tok.kind == NAME else tok.text
 
 
 def string_value(tok: Token) -> str:

@@ -293,8 +293,9 @@ def _fresh_var(tokens: list[Token]) -> str:
     return next(f"n{k}" for k in range(1, len(tokens) + 2) if f"n{k}" not in used)
 
 
-_RULES = (_regex_match, _exists_subquery, _count_subquery, _element_id, _datetime,
-          _round_precision, _match_shortest_path, _label_alternatives)
+# Rules that wrap their output in parentheses run before those that look for `name(`.
+_RULES = (_regex_match, _round_precision, _exists_subquery, _count_subquery, _element_id, _datetime,
+          _match_shortest_path, _label_alternatives)
 
 
 def rewrite_unsupported(tokens: list[Token]) -> tuple[list[Token], list[str], list[Rejection]]:

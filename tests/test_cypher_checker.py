@@ -165,9 +165,9 @@ def kinds(text: str) -> list[tuple[str, str]]:
 
 
 def test_lexer_strings_names_comments() -> None:
-    assert kinds("RETURN 'it\\'s', \"a \\\"b\\\"\", `we``ird` // x\n/* y */ $p, $`q r`") == [
+    assert kinds("RETURN 'it\\'s', \"a \\\"b\\\"\", `we ird``x` // x\n/* y */ $p, $`q r`") == [
         (IDENT, "RETURN"), (STRING, "'it\\'s'"), (OP, ","), (STRING, '"a \\"b\\""'), (OP, ","),
-        (NAME, "`we``ird`"), (PARAM, "$p"), (OP, ","), (PARAM, "$`q r`")]
+        (NAME, "`we ird`"), (NAME, "`x`"), (PARAM, "$p"), (OP, ","), (PARAM, "$`q r`")]
     assert string_value(tokenize("'a\\'b\\\\c\\d'")[0]) == "a'b\\c\\d"
 
 
