@@ -79,10 +79,23 @@ def check_cypher(query: str, schema: Schema, *,
     problems += _schema_problems(tokens, ctx)
     tokens, notes = enforce_limit(tokens, max_limit)
     corrections += notes
-    _, found, _ = guard(tokens)  # defence in depth: no repair may produce what the guard refuses
+    text = render(tokens)
+    found = _recheck(text, tokens)
     if found:
         return _rejected(found, corrections)
-    return CheckResult(render(tokens), corrections, list(dict.fromkeys(problems)))
+    return CheckResult(text, corrections, list(dict.fromkeys(problems)))
+
+
+def _recheck(text: str, tokens: list[Token]) -> list[Rejection]:
+    """Defence in depth: the text we hand back lexes to the tokens we checked, and no
+    repair produced anything the guard refuses."""
+    try:
+        again = tokenize(text)
+    except CypherSyntaxError as e:
+        return [Rejection("syntax", f"the repaired query does not lex: {e}")]
+    if [(t.kind, t.text) for t in again] != [(t.kind, t.text) for t in tokens]:
+        return [Rejection("syntax", "the repaired query does not read back as checked")]
+    return guard(again)[1]
 
 
 def _rejected(found: list[Rejection], corrections: list[str] | None = None) -> CheckResult:

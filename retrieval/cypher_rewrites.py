@@ -33,6 +33,7 @@ from retrieval.cypher_lexer import (
     STRING,
     Token,
     matching,
+    name_text,
     relex,
     render,
     split_clauses,
@@ -90,7 +91,11 @@ def _regex_match(tokens: list[Token]) -> tuple[list[Token], str] | Rejection | N
     if i is None:
         return None
     start, rhs = _operand_before(tokens, i), i + 1
-    if start >= i or rhs >= len(tokens) or tokens[rhs].kind not in (STRING, PARAM):
+    # `a + b =~ r` or `x =~ r + s`: the operands are expressions this rewrite does not delimit
+    tighter = ("+", "-", "*", "/", "%", "^", ".", "[")
+    if (start >= i or rhs >= len(tokens) or tokens[rhs].kind not in (STRING, PARAM)
+            or (start > 0 and tokens[start - 1].is_op(*tighter))
+            or (rhs + 1 < len(tokens) and tokens[rhs + 1].is_op(*tighter))):
         return Rejection("unsupported", "FalkorDB has no =~; write the test as "
                          "size(string.matchRegEx(x, '^(?:regex)$')) > 0")
     lhs, r = _text(tokens, start, i).strip(), tokens[rhs]
@@ -135,7 +140,7 @@ def _defined_outside(tokens: list[Token], s: int, e: int) -> set[str]:
             for path, _func in match_paths(outside, clause):
                 names.update(n.var for n in path.nodes if n.var)
                 names.update(r.var for r in path.rels if r.var)
-    names.update(outside[k + 1].text for k in range(len(outside) - 1) if outside[k].is_kw("AS"))
+    names.update(name_text(outside[k + 1]) for k in range(len(outside) - 1) if outside[k].is_kw("AS"))
     return names
 
 
