@@ -111,6 +111,8 @@ def test_corpus_case(case: dict) -> None:
         else:
             assert result.problems == []
         assert check(result.query).corrections == [], "a repaired query needs no further repair"
+        if case["category"] == "valid_untouched":
+            assert result.query == case["query"] and result.corrections == []
 
 
 # ---- the checker's behaviour beyond the corpus --------------------------------------------
