@@ -1,0 +1,67 @@
+"""Shared fixtures: one real embedded FalkorDB per test session, stores on it, the data folder."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from kg_dump.graph import Graph
+from retrieval.embedded_falkordb import EmbeddedFalkorDB
+from retrieval.falkordb_store import FalkorDBStore
+from retrieval.store import GraphStore
+
+DEFAULT_DATA_DIR = "/work/shared/data/fpkg"
+
+
+@pytest.fixture(scope="session")
+def falkordb_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedFalkorDB]:
+    """The session's embedded FalkorDB server (own folder under pytest's tmp dir).
+
+    Share it through `graph_store` / `falkordb_store`, which use a unique graph name per
+    test. Tests that kill or snapshot a server start their own instead."""
+    with EmbeddedFalkorDB(tmp_path_factory.mktemp("falkordb")) as server:
+        yield server
+
+
+@pytest.fixture
+def falkordb_store(falkordb_server: EmbeddedFalkorDB) -> Iterator[FalkorDBStore]:
+    """A FalkorDB store on the session server, on a graph name of its own, removed after."""
+    store = FalkorDBStore(f"test_{uuid.uuid4().hex[:12]}", server=falkordb_server)
+    yield store
+    store.load(Graph())  # loading the empty graph deletes the test's graph
+    store.close()
+
+
+@pytest.fixture(params=["falkordb", "neo4j"])
+def graph_store(request: pytest.FixtureRequest) -> Iterator[GraphStore]:
+    """Every configured backend in turn: FalkorDB always; Neo4j when NEO4J_URI is set.
+
+    The Neo4j store REPLACES the content of its database (NEO4J_DATABASE or the
+    server's default): point NEO4J_URI at a server meant for tests."""
+    if request.param == "falkordb":
+        yield request.getfixturevalue("falkordb_store")
+        return
+    uri = os.environ.get("NEO4J_URI")
+    if not uri:
+        pytest.skip("NEO4J_URI is not set: no Neo4j server to run the contract against")
+    from retrieval.neo4j_store import Neo4jStore
+
+    store = Neo4jStore(uri, user=os.environ.get("NEO4J_USER", "neo4j"),
+                       password=os.environ.get("NEO4J_PASSWORD"),
+                       database=os.environ.get("NEO4J_DATABASE"))
+    yield store
+    store.load(Graph())
+    store.close()
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    """The FPKG data folder (FPKG_DATA_DIR, else the shared copy); skips without the dump."""
+    path = Path(os.environ.get("FPKG_DATA_DIR", DEFAULT_DATA_DIR))
+    if not (path / "FPKG.dump").is_file():
+        pytest.skip(f"no FPKG.dump in {path} (set FPKG_DATA_DIR)")
+    return path
