@@ -11,6 +11,7 @@ import contextlib
 import math
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -50,6 +51,7 @@ T = TypeVar("T")
 # range()) run long before the server checks its own timeout.
 SOCKET_GRACE_S = 5.0
 INDEX_WAIT_S = 120.0
+LOAD_LOCK_S = 3600
 
 
 class FalkorDBStore(GraphStore):
@@ -59,6 +61,7 @@ class FalkorDBStore(GraphStore):
             raise ValueError("give exactly one of url= or server=")
         self.graph_name = graph_name
         self.staging_name = f"{graph_name}__staging"
+        self.load_lock_name = f"{graph_name}__loading"  # one load of a graph at a time
         self.url = url
         self.server = server
         self._owns_server = owns_server
@@ -118,6 +121,11 @@ class FalkorDBStore(GraphStore):
         plan = plan_load(graph)
         self._with_retry(lambda db: db.connection.ping(), socket_timeout=5.0)  # restart if it died
         db = self._db(None)
+        token = uuid.uuid4().hex
+        # expires, so that a load killed midway does not block the next one for long
+        if not db.connection.set(self.load_lock_name, token, nx=True, ex=LOAD_LOCK_S):
+            raise LoadError(f"another load of graph {self.graph_name!r} is running (redis key "
+                            f"{self.load_lock_name!r}, expires within {LOAD_LOCK_S} s)")
         try:
             db.connection.delete(self.staging_name)  # left over from a load that crashed
             staging = db.select_graph(self.staging_name)
@@ -142,6 +150,9 @@ class FalkorDBStore(GraphStore):
             raise
         finally:
             self._schema_cache = None
+            with contextlib.suppress(redis.RedisError):  # it expires anyway
+                if db.connection.get(self.load_lock_name) == token:
+                    db.connection.delete(self.load_lock_name)
 
     @staticmethod
     def _create_nodes(staging: FGraph, groups: dict[tuple[str, ...], list[dict[str, Any]]],

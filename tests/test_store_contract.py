@@ -226,6 +226,20 @@ def test_falkordb_indexes_and_no_staging_left(falkordb_store: FalkorDBStore,
     assert not falkordb_server.client().exists(falkordb_store.staging_name)
 
 
+def test_falkordb_refuses_concurrent_loads(falkordb_store: FalkorDBStore, falkordb_server) -> None:
+    falkordb_store.load(small_graph())
+    client = falkordb_server.client()
+    client.set(falkordb_store.load_lock_name, "another-loader", ex=60)
+    try:
+        with pytest.raises(LoadError, match="another load"):
+            falkordb_store.load(Graph())
+    finally:
+        client.delete(falkordb_store.load_lock_name)
+    assert falkordb_store.counts() == EXPECTED_COUNTS
+    falkordb_store.load(Graph())
+    assert not client.exists(falkordb_store.load_lock_name)
+
+
 def test_open_store_factory(tmp_path) -> None:
     settings = Settings(data_dir=tmp_path / "data", cache_dir=tmp_path / "cache", graph_name="g")
     with open_store(settings) as store:
