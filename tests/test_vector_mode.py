@@ -1,0 +1,253 @@
+"""Vector mode: the cached node index, GLEE, retrieval over neighbourhoods, the refit baseline."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kg_dump.graph import Graph, Node, Relationship
+from retrieval.glee import adjacency, glee, glee_refit_per_question
+from retrieval.result import Link
+from retrieval.vector_index import IndexConfig, VectorIndex, node_text
+from retrieval.vector_mode import VectorRetriever
+
+CONFIG = IndexConfig(structure_dim=8)
+HYPERTELORISM = 100
+
+
+def small_graph() -> Graph:
+    """A few diseases, genes, variants, patients and articles shaped like FPKG."""
+    phenotypes = {HYPERTELORISM: ("Hypertelorism", "Wide-set eyes;Increased interpupillary distance"),
+                  101: ("Cleft palate", "Palatoschisis"), 102: ("Low-set ears", "Low set ears"),
+                  103: ("Wide nasal bridge", "Broad nasal bridge"), 104: ("Proptosis", "Bulging eyes"),
+                  105: ("Long philtrum", ""), 106: ("Downslanted palpebral fissures", "")}
+    nodes = [Node(nid, ["FacePhenotype"], {"phenotypeName": name, "synonyms": syn, "source": "FPKG"})
+             for nid, (name, syn) in phenotypes.items()]
+    nodes.append(Node(107, ["FacePhenotype"], {"pid": "", "source": "FPKG"}))  # nameless, as in FPKG
+    diseases = {200: "Crouzon syndrome", 201: "CHARGE syndrome", 202: "Noonan syndrome 1",
+                203: "Apert syndrome"}
+    nodes += [Node(nid, ["Disease"], {"dname": name, "source": "FPKG"}) for nid, name in diseases.items()]
+    genes = {300: "FGFR2", 301: "CHD7", 302: "PTPN11"}
+    nodes += [Node(nid, ["Genotype"], {"geneName": name, "source": "FPKG"}) for nid, name in genes.items()]
+    nodes += [Node(400, ["Variation"], {"details": "c.1012G>C p.Gly338Arg", "variation_gene_name": "FGFR2",
+                                        "source": "FPKG"}),
+              Node(401, ["Variation"], {"details": "c.2443-2A>G", "variation_gene_name": "CHD7", "source": "FPKG"}),
+              Node(500, ["Sample"], {"sid": "s_1_1", "gender": "F", "race": "Turkish", "year": "5 y",
+                                     "source": "FPKG"}),
+              Node(600, ["Article"], {"articleName": "CHD7 mutations in CHARGE syndrome", "pmid": 16400610,
+                                      "source": "FPKG"})]
+    edges = [(200, "Exhibit", 100, 111), (200, "Exhibit", 104, 111), (200, "Exhibit", 103, None),
+             (201, "Exhibit", 102, 222), (201, "Exhibit", 101, 222), (202, "Exhibit", 100, None),
+             (202, "Exhibit", 106, None), (202, "Exhibit", 105, None), (203, "Exhibit", 100, None),
+             (203, "Exhibit", 101, None), (300, "Affect", 100, 111), (300, "Affect", 100, 112),
+             (301, "Affect", 102, 222), (302, "Affect", 106, None), (400, "Have", 300, None),
+             (401, "Have", 301, None), (400, "Cause", 200, 111), (401, "Cause", 201, 222),
+             (102, "with_FP", 500, None), (103, "with_FP", 500, None), (500, "with_Var", 401, None),
+             (500, "From", 600, None), (104, "is_a", 100, None)]
+    rels = [Relationship(i, t, s, e, {"source": "FPKG", **({"pmid": p} if p else {})})
+            for i, (s, t, e, p) in enumerate(edges)]
+    return Graph(nodes, rels)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    # TEMPORARY until tests/conftest.py provides the store fixture
+    from retrieval.embedded_falkordb import EmbeddedFalkorDB
+
+    with EmbeddedFalkorDB(tmp_path_factory.mktemp("falkordb")) as server:
+        yield server
+
+
+def open_store(server, name: str, graph: Graph):
+    from retrieval.falkordb_store import FalkorDBStore
+
+    store = FalkorDBStore(name, server=server)
+    store.load(graph)
+    return store
+
+
+@pytest.fixture(scope="module")
+def store(server):
+    store = open_store(server, "vector_mode", small_graph())
+    yield store
+    store.close()
+
+
+@pytest.fixture(scope="module")
+def cache_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("cache")
+
+
+@pytest.fixture(scope="module")
+def index(store, cache_dir):
+    return VectorIndex.load_or_build(store, cache_dir, CONFIG)
+
+
+@pytest.fixture(scope="module")
+def retriever(store, index):
+    return VectorRetriever(store, index)
+
+
+def stored_relationships(graph: Graph) -> set[tuple[int, str, int]]:
+    return {(r.start, r.type, r.end) for r in graph.relationships}
+
+
+def link(node_id: int, mention: str = "hypertelorism") -> Link:
+    return Link(mention, "FACIAL_PHENOTYPE", node_id, "FacePhenotype", mention, 1.0, "exact")
+
+
+# ---- GLEE -------------------------------------------------------------------------------
+
+def test_glee_with_all_eigenvectors_reconstructs_the_laplacian():
+    edges = np.array([(0, 1), (1, 2), (2, 0), (2, 3), (3, 4), (1, 0)])  # (1, 0) duplicates (0, 1)
+    adj = adjacency(5, edges)
+    vectors, values = glee(adj, 4)  # all but the zero eigenvalue of a connected graph
+    laplacian = np.diag(adj.sum(axis=1).A1) - adj.toarray()
+    assert np.allclose(vectors @ vectors.T, laplacian, atol=1e-4)
+    assert list(values) == sorted(values, reverse=True)
+
+
+def test_glee_sparse_path_is_repeatable():
+    rng = np.random.default_rng(0)
+    edges = rng.integers(0, 800, size=(3000, 2))
+    adj = adjacency(800, edges)
+    first, values = glee(adj, 8)
+    again, _ = glee(adj, 8)
+    assert first.shape == (800, 8) and np.allclose(first, again, atol=1e-4)
+    assert np.all(values[:-1] >= values[1:])
+    with pytest.raises(ValueError):
+        glee(adj, 800)
+
+
+def test_refit_baseline_ranks_nodes_without_the_patient():
+    graph = small_graph()
+    result = glee_refit_per_question([n.id for n in graph.nodes], [(r.start, r.end) for r in graph.relationships],
+                                     [HYPERTELORISM, 103], top_k=5, dim=6)
+    assert len(result.node_ids) == 5 and -1 not in result.node_ids
+    assert set(result.node_ids) <= {n.id for n in graph.nodes}
+    assert result.scores == sorted(result.scores, reverse=True) and result.seconds > 0
+
+
+# ---- the index ----------------------------------------------------------------------------
+
+def test_node_text_names_type_and_synonyms():
+    text = node_text("FacePhenotype", {"phenotypeName": "Hypertelorism",
+                                       "synonyms": "Hypertelorism;Wide-set eyes;Widely spaced eyes"})
+    assert text == "FacePhenotype: Hypertelorism; synonyms: Wide-set eyes, Widely spaced eyes"
+
+
+def test_index_builds_once_and_loads_from_cache(store, index, cache_dir):
+    graph = small_graph()
+    assert index.stats["loaded_from_cache"] is False
+    assert len(index) == len(graph.nodes) and set(index.ids.tolist()) == {n.id for n in graph.nodes}
+    assert 107 not in index.searchable.tolist() and index.faiss.ntotal == len(graph.nodes) - 1
+    assert np.allclose(np.linalg.norm(index.vectors, axis=1)[index.searchable], 1.0, atol=1e-5)
+    folder = cache_dir / "vectors" / index.fingerprint
+    assert {"ids.npy", "text.npy", "structure.npy", "index.faiss", "meta.json"} <= {p.name for p in folder.iterdir()}
+
+    again = VectorIndex.load_or_build(store, cache_dir, CONFIG)
+    assert again.stats["loaded_from_cache"] is True and again.fingerprint == index.fingerprint
+    assert np.array_equal(again.vectors, index.vectors) and again.names == index.names
+    assert again.faiss.ntotal == index.faiss.ntotal
+
+
+def test_a_changed_graph_or_config_rebuilds(server, index, cache_dir):
+    graph = small_graph()
+    graph.nodes.append(Node(204, ["Disease"], {"dname": "Pfeiffer syndrome", "source": "FPKG"}))
+    graph.relationships.append(Relationship(99, "Exhibit", 204, HYPERTELORISM, {"source": "FPKG"}))
+    changed_store = open_store(server, "vector_mode_changed", graph)
+    try:
+        changed = VectorIndex.load_or_build(changed_store, cache_dir, CONFIG)
+        assert changed.fingerprint != index.fingerprint and changed.stats["loaded_from_cache"] is False
+        assert 204 in changed.row_of
+        other_config = VectorIndex.load_or_build(changed_store, cache_dir, IndexConfig(structure_dim=4))
+        assert other_config.fingerprint != changed.fingerprint and other_config.structure.shape[1] == 4
+    finally:
+        changed_store.close()
+
+
+# ---- retrieval ----------------------------------------------------------------------------
+
+def test_a_linked_phenotype_brings_its_exhibit_triples(retriever):
+    result = retriever.retrieve("Which diseases exhibit hypertelorism?", [link(HYPERTELORISM)], threshold=0.0)
+    assert result.mode == "vector" and result.links == [link(HYPERTELORISM)]
+    exhibits = {t.head_id for t in result.triples if t.relation == "Exhibit" and t.tail_id == HYPERTELORISM}
+    assert exhibits == {200, 202, 203}
+    assert set(result.timings_ms) == {"embed", "search", "neighbourhood", "rerank", "total"}
+
+
+def test_triples_exist_with_direction_names_and_pmids_as_stored(retriever):
+    graph = small_graph()
+    stored = stored_relationships(graph)
+    names = {n.id: n.properties.get("phenotypeName") or n.properties.get("dname") or n.properties.get("geneName")
+             for n in graph.nodes}
+    result = retriever.retrieve("hypertelorism and a wide nasal bridge in Crouzon syndrome",
+                                [link(HYPERTELORISM)], threshold=-1.0, top_n=100)
+    assert result.triples
+    for t in result.triples:
+        assert (t.head_id, t.relation, t.tail_id) in stored
+        if names.get(t.head_id):
+            assert t.head == names[t.head_id]
+        assert t.source == "FPKG"
+    # FGFR2 affects hypertelorism in two articles: one triple, both PMIDs
+    fgfr2 = [t for t in result.triples if (t.head_id, t.relation, t.tail_id) == (300, "Affect", HYPERTELORISM)]
+    assert len(fgfr2) == 1 and set(fgfr2[0].pmids) == {111, 112}
+    assert len({(t.head_id, t.relation, t.tail_id) for t in result.triples}) == len(result.triples)
+
+
+def test_scores_sorted_and_threshold_and_top_n_respected(retriever):
+    question = "Which diseases exhibit hypertelorism?"
+    loose = retriever.retrieve(question, [link(HYPERTELORISM)], threshold=-1.0, top_n=100)
+    scores = [t.score for t in loose.triples]
+    assert scores == sorted(scores, reverse=True)
+    strict = retriever.retrieve(question, [link(HYPERTELORISM)], threshold=0.5, top_n=100)
+    assert all(t.score >= 0.5 for t in strict.triples)
+    assert [t for t in loose.triples if t.score >= 0.5] == strict.triples
+    assert len(retriever.retrieve(question, [link(HYPERTELORISM)], threshold=-1.0, top_n=3).triples) == 3
+
+
+def test_text_alone_finds_nodes(retriever):
+    result = retriever.retrieve("What facial features does Crouzon syndrome have?", threshold=0.0)
+    assert any(200 in (t.head_id, t.tail_id) for t in result.triples)
+
+
+def test_embedded_rerank_agrees_on_shape(store, index):
+    result = VectorRetriever(store, index, rerank="embed").retrieve(
+        "Which diseases exhibit hypertelorism?", [link(HYPERTELORISM)], threshold=-1.0)
+    assert result.triples and [t.score for t in result.triples] == sorted(
+        (t.score for t in result.triples), reverse=True)
+
+
+@pytest.mark.parametrize("question", ["", "   ", "@@@ ### %%% ;;;", "zxqv " * 200, "🙂" * 50])
+def test_empty_or_garbage_questions_give_small_results(retriever, question):
+    result = retriever.retrieve(question, threshold=0.3, top_n=20)
+    assert result.mode == "vector" and len(result.triples) <= 20
+    if not question.strip():
+        assert result.triples == [] and result.notices
+
+
+def test_unknown_and_unlinked_mentions_are_noticed(retriever):
+    result = retriever.retrieve("hypertelorism", [link(987654, "ghost"), Link("x", "GENE", None)])
+    assert any("987654" in n for n in result.notices)
+
+
+def test_bad_arguments_are_rejected(store, index, retriever):
+    with pytest.raises(ValueError):
+        retriever.retrieve("q", top_n=0)
+    with pytest.raises(ValueError):
+        retriever.retrieve("q", threshold=2.0)
+    with pytest.raises(ValueError):
+        VectorRetriever(store, index, rerank="llm")
+
+
+HOSTILE = ["'}) MATCH (n) DETACH DELETE n //", "\") CREATE (x:Pwned) RETURN x //",
+           "$ids0 ] MERGE (m:Pwned) //", "CALL db.labels() YIELD label", "` DROP INDEX ON :Disease(nid) `"]
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_hostile_text_only_ever_is_a_parameter(store, retriever, text):
+    before = store.counts()
+    retriever.retrieve(text, [Link(text, "FACIAL_PHENOTYPE", HYPERTELORISM, "FacePhenotype", text)])
+    retriever.retrieve(f"Which diseases exhibit {text}?")
+    assert store.counts() == before
+    assert store.query("MATCH (n:Pwned) RETURN count(n) AS n")[0]["n"] == 0
