@@ -359,7 +359,7 @@ class _Rows:
             props = dict(v.properties)
             nid = props.pop(NODE_ID_KEY, None)
             self.nid_of[v.id] = nid
-            return {"id": nid, "labels": list(v.labels or []), "properties": props}
+            return {"id": nid, "labels": sorted(v.labels or []), "properties": props}
         if isinstance(v, FEdge):
             props = dict(v.properties)
             rel = {"id": props.pop(REL_ID_KEY, None), "type": v.relation,

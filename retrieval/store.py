@@ -5,7 +5,7 @@ Two adapters implement it: `retrieval.falkordb_store` (embedded by default) and
 
 Result rows are dicts column -> value, where graph entities become plain dicts:
 
-- node: ``{"id": <nid>, "labels": [str, ...], "properties": {...}}`` where ``nid`` is the
+- node: ``{"id": <nid>, "labels": [sorted str, ...], "properties": {...}}`` where ``nid`` is the
   portable graph's `Node.id` (stored as the indexed property ``nid``, hidden from
   ``properties``);
 - relationship: ``{"id": <rid>, "type": str, "start": <start nid>, "end": <end nid>,
@@ -16,6 +16,7 @@ Result rows are dicts column -> value, where graph entities become plain dicts:
 from __future__ import annotations
 
 import math
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from kg_dump.graph import Graph
     from kg_dump.settings import Settings
 
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # Internal properties the store adds to every node / relationship.
 NODE_ID_KEY = "nid"
 REL_ID_KEY = "rid"
@@ -71,14 +73,19 @@ class Schema:
         relationship patterns with their direction."""
         lines = ["Node labels and their properties:"]
         for label in sorted(self.labels):
-            props = ", ".join(self.labels[label])
+            props = ", ".join(map(cypher_name, self.labels[label]))
             count = self.label_counts.get(label)
             suffix = f"  # {count} nodes" if count is not None else ""
-            lines.append(f"(:{label} {{{props}}}){suffix}")
+            lines.append(f"(:{cypher_name(label)} {{{props}}}){suffix}")
         lines.append("Relationships (direction as stored):")
         for start, rel_type, end, count in self.patterns:
-            lines.append(f"(:{start})-[:{rel_type}]->(:{end})  # {count}")
+            lines.append(f"(:{cypher_name(start)})-[:{cypher_name(rel_type)}]->(:{cypher_name(end)})  # {count}")
         return "\n".join(lines)
+
+
+def cypher_name(name: str) -> str:
+    """A name as Cypher must write it: backquoted unless a plain identifier."""
+    return name if _IDENTIFIER.fullmatch(name) else f"`{name}`"
 
 
 class GraphStore(ABC):
@@ -201,7 +208,8 @@ def clean_properties(props: dict[str, Any], owner: tuple[str, int]) -> dict[str,
         if value is None:
             continue
         if not key or "`" in key or "\x00" in key or key in INTERNAL_KEYS:
-            raise LoadError(f"{owner[0]} {owner[1]}: property name {key!r} is invalid or reserved")
+            raise LoadError(f"{owner[0]} {owner[1]}: property name {key!r} is empty, reserved, or holds a "
+                            "backtick or NUL, which FalkorDB cannot store; rename it before loading")
         if isinstance(value, (list, tuple)):
             value = [v for v in value if v is not None]
             # Neo4j stores only lists of one type

@@ -29,7 +29,7 @@ def small_graph() -> Graph:
                                      "synonyms": ["Palatoschisis", "Uranostaphyloschisis"]}),
         Node(11, ["FacePhenotype"], {"phenotypeName": "Hypertelorism", "hpo": "HP:0000316",
                                      "synonyms": []}),
-        Node(20, ["Genotype"], {"geneName": "PTPN11", "weight": 0.75, "curated": True}),
+        Node(20, ["Genotype"], {"geneName": "PTPN11", "weight": 0.75, "curated": True, "exon count": 16}),
     ]
     rels = [
         Relationship(100, "Exhibit", 1, 10, {"frequency": "frequent"}),
@@ -65,7 +65,7 @@ def test_load_gives_counts_schema_and_plain_rows(graph_store: GraphStore) -> Non
     assert schema.labels["FacePhenotype"] == ["hpo", "phenotypeName", "synonyms"]
     text = schema.describe()
     assert "(:Disease)-[:Exhibit]->(:FacePhenotype)" in text
-    assert "(:Genotype {curated, geneName, weight})" in text
+    assert "(:Genotype {curated, `exon count`, geneName, weight})" in text
 
     rows = graph_store.query(
         "MATCH (d:Disease)-[r:Exhibit]->(fp:FacePhenotype {phenotypeName: $name}) "
@@ -78,8 +78,9 @@ def test_load_gives_counts_schema_and_plain_rows(graph_store: GraphStore) -> Non
     assert fp["properties"]["synonyms"] == ["Palatoschisis", "Uranostaphyloschisis"]
     assert rows[0]["syn"] == ["Palatoschisis", "Uranostaphyloschisis"]
 
-    genes = graph_store.query("MATCH (g:Genotype) RETURN g.weight AS w, g.curated AS c, g.nid AS nid")
-    assert genes == [{"w": 0.75, "c": True, "nid": 20}]
+    genes = graph_store.query("MATCH (g:Genotype) RETURN g.weight AS w, g.curated AS c, g.nid AS nid, "
+                              "g.`exon count` AS exons")
+    assert genes == [{"w": 0.75, "c": True, "nid": 20, "exons": 16}]
 
 
 def test_relationship_only_and_path_results_name_their_ends(graph_store: GraphStore) -> None:
@@ -93,6 +94,15 @@ def test_relationship_only_and_path_results_name_their_ends(graph_store: GraphSt
     assert [n["id"] for n in path["nodes"]] == [20, 1, 11]
     assert [(r["start"], r["end"]) for r in path["relationships"]] == [(20, 1), (1, 11)]
     assert rows[0]["l"] == [1, "a"] and rows[0]["m"] == {"k": "v"}
+
+
+def test_multi_label_nodes(graph_store: GraphStore) -> None:
+    graph_store.load(Graph([Node(1, ["Zeta", "Alpha"], {"x": "y"}), Node(2, ["Alpha"])],
+                           [Relationship(7, "R", 1, 2)]))
+    assert graph_store.query("MATCH (n:Zeta) RETURN n") == [
+        {"n": {"id": 1, "labels": ["Alpha", "Zeta"], "properties": {"x": "y"}}}]
+    assert graph_store.counts()["nodes"] == {"Alpha": 2, "Zeta": 1}
+    assert graph_store.schema().patterns == [("Alpha", "R", "Alpha", 1), ("Zeta", "R", "Alpha", 1)]
 
 
 def test_reload_is_idempotent_and_replaces(graph_store: GraphStore) -> None:
