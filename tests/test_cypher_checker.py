@@ -197,17 +197,11 @@ def test_balance_and_clauses() -> None:
 
 # ---- against the real store -------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def cypher_store(tmp_path_factory):
-    # TEMPORARY until tests/conftest.py provides the store fixture
-    from retrieval.embedded_falkordb import EmbeddedFalkorDB
-    from retrieval.falkordb_store import FalkorDBStore
-
-    server = EmbeddedFalkorDB(tmp_path_factory.mktemp("falkordb")).start()
-    store = FalkorDBStore("cypher_checker", server=server, owns_server=True)
-    store.load(small_graph())
-    yield store
-    store.close()
+@pytest.fixture
+def cypher_store(falkordb_store):
+    """The session's embedded FalkorDB (tests/conftest.py) holding `small_graph()`."""
+    falkordb_store.load(small_graph())
+    return falkordb_store
 
 
 def contents(store) -> tuple[dict, str]:
