@@ -16,7 +16,7 @@ from pathlib import Path
 # Head or neck, eye, ear: the facial phenotypes' roots.
 FACIAL_ROOTS = ("HP:0000152", "HP:0000478", "HP:0000598")
 HPO_FILES = ("hp.obo", "phenotype.hpoa", "genes_to_phenotype.txt")
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 
 # HPO frequency terms → a representative share of patients.
 FREQUENCY_TERMS = {
@@ -105,8 +105,8 @@ def _build(hpo_dir: Path) -> HpoLayer:
             "ic": round(term.information_content.omim, 4),
         })
     facial_ids = {term.id for term in facial}
-    _read_disease_annotations(hpo_dir / "phenotype.hpoa", facial_ids, layer)
-    _read_gene_annotations(hpo_dir / "genes_to_phenotype.txt", facial_ids, layer)
+    names = _read_disease_annotations(hpo_dir / "phenotype.hpoa", facial_ids, layer)
+    _read_gene_annotations(hpo_dir / "genes_to_phenotype.txt", facial_ids, names, layer)
     return layer
 
 
@@ -143,35 +143,45 @@ def _frequency(value: str) -> float | None:
     return None
 
 
-def _read_disease_annotations(path: Path, facial_ids: set[str], layer: HpoLayer) -> None:
+def _read_disease_annotations(path: Path, facial_ids: set[str], layer: HpoLayer) -> dict[str, str]:
+    """Facial annotations into `layer`; returns every disease's name (for gene-disease links)."""
+    names: dict[str, str] = {}
     best: dict[tuple[str, str], float | None] = {}
     with open(path, encoding="utf-8") as f:
         rows = csv.DictReader((line for line in f if not line.startswith("#")), delimiter="\t")
         for row in rows:
             disease_id = row["database_id"]
-            if row["aspect"] != "P" or row["qualifier"] == "NOT" or row["hpo_id"] not in facial_ids:
-                continue
             if not disease_id.startswith(("OMIM:", "ORPHA:")):
                 continue
-            layer.diseases.setdefault(disease_id, row["disease_name"].strip())
+            names.setdefault(disease_id, row["disease_name"].strip())
+            if row["aspect"] != "P" or row["qualifier"] == "NOT" or row["hpo_id"] not in facial_ids:
+                continue
+            layer.diseases.setdefault(disease_id, names[disease_id])
             key = (disease_id, row["hpo_id"])
             frequency = _frequency(row["frequency"])
             previous = best.get(key)
             best[key] = frequency if previous is None else max(previous, frequency or 0.0)
     layer.disease_phenotypes = sorted((d, p, f) for (d, p), f in best.items())
+    return names
 
 
-def _read_gene_annotations(path: Path, facial_ids: set[str], layer: HpoLayer) -> None:
-    gene_phenotypes: set[tuple[str, str]] = set()
-    gene_diseases: set[tuple[str, str]] = set()
+def _read_gene_annotations(path: Path, facial_ids: set[str], names: dict[str, str],
+                           layer: HpoLayer) -> None:
+    """Genes with facial phenotypes or facial diseases, with all their diseases: a gene's
+    diseases are asked for whole, not only those with facial features."""
+    rows = []
     with open(path, encoding="utf-8") as f:
-        for row in csv.DictReader(f, delimiter="\t"):
-            symbol, disease_id = row["gene_symbol"], row["disease_id"]
-            if disease_id in layer.diseases:
-                layer.genes.setdefault(symbol, int(row["ncbi_gene_id"]))
-                gene_diseases.add((symbol, disease_id))
-            if row["hpo_id"] in facial_ids:
-                layer.genes.setdefault(symbol, int(row["ncbi_gene_id"]))
-                gene_phenotypes.add((symbol, row["hpo_id"]))
+        rows = [(r["gene_symbol"], int(r["ncbi_gene_id"]), r["hpo_id"], r["disease_id"])
+                for r in csv.DictReader(f, delimiter="\t")]
+    gene_phenotypes = {(symbol, hpo_id) for symbol, _, hpo_id, _ in rows if hpo_id in facial_ids}
+    facial_genes = {symbol for symbol, _ in gene_phenotypes}
+    facial_genes |= {symbol for symbol, _, _, disease_id in rows if disease_id in layer.diseases}
+    gene_diseases = {(symbol, disease_id) for symbol, _, _, disease_id in rows
+                     if symbol in facial_genes and disease_id in names}
+    for symbol, ncbi_id, _, _ in rows:
+        if symbol in facial_genes:
+            layer.genes.setdefault(symbol, ncbi_id)
+    for _, disease_id in gene_diseases:
+        layer.diseases.setdefault(disease_id, names[disease_id])
     layer.gene_phenotypes = sorted(gene_phenotypes)
     layer.gene_diseases = sorted(gene_diseases)

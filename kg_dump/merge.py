@@ -144,6 +144,9 @@ def _merge_diseases(merger: _Merger, layer: HpoLayer) -> dict[str, int]:
             if disease_id.startswith("OMIM:"):
                 properties["did"] = int(disease_id[5:])
             node = merger.add_node("Disease", properties)
+            by_name[normalise_name(name)] = node
+        elif node.properties["source"] == "HPO":  # one disease under an OMIM and an ORPHA id
+            node.properties.setdefault("orpha_id", disease_id)
         else:
             merger.mark_merged(node, "Disease", {"disease_id": disease_id})
             node.properties.setdefault("hpo_name", name)

@@ -24,7 +24,7 @@ from retrieval.vocabulary import normalise
 
 TYPE_TO_LABEL = {"FACIAL_PHENOTYPE": "FacePhenotype", "GENE": "Genotype", "DISEASE": "Disease",
                  "MUTATION": "Variation"}
-EMBEDDED_LABELS = ("FacePhenotype", "Disease")  # gene symbols and HGVS gain nothing from MiniLM
+EMBEDDED_LABELS = ("FacePhenotype",)  # names that vary in wording; diseases and genes use n-grams
 EMBEDDING_THRESHOLD = 0.78
 NGRAM_THRESHOLD = 0.62
 

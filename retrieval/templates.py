@@ -1,0 +1,126 @@
+"""Cypher mode without an LLM: one parameterised query per intent.
+
+User text never enters a query's text: linked node ids (and names) travel as parameters.
+Every template returns the same columns, so its rows become triples the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from retrieval.result import CypherRun, Triple
+from retrieval.store import GraphStore
+
+TEMPLATE_LIMIT = 300
+TEMPLATE_TIMEOUT_MS = 3000
+
+_NAME = "coalesce({v}.dname, {v}.phenotypeName, {v}.geneName, {v}.details, {v}.articleName, {v}.sid)"
+
+
+def _triple_return(head: str, rel: str, tail: str) -> str:
+    return (f"RETURN {head}.nid AS head_id, labels({head})[0] AS head_label, {_NAME.format(v=head)} AS head, "
+            f"type({rel}) AS relation, {tail}.nid AS tail_id, labels({tail})[0] AS tail_label, "
+            f"{_NAME.format(v=tail)} AS tail, {rel}.source AS source, {rel}.pmid AS pmid "
+            f"LIMIT {TEMPLATE_LIMIT}")
+
+
+@dataclass(frozen=True)
+class Template:
+    intent: str
+    needs: str  # the label of the linked nodes passed as $ids
+    cypher: str
+    description: str
+
+
+TEMPLATES = {t.intent: t for t in [
+    Template("phenotypes_of_disease", "Disease",
+             "MATCH (d:Disease)-[r:Exhibit]->(p:FacePhenotype) WHERE d.nid IN $ids "
+             + _triple_return("d", "r", "p"), "facial phenotypes of a disease"),
+    Template("phenotypes_of_gene", "Genotype",
+             "MATCH (g:Genotype)-[r:Affect]->(p:FacePhenotype) WHERE g.nid IN $ids "
+             + _triple_return("g", "r", "p"), "facial phenotypes of a gene"),
+    Template("diseases_of_gene", "Genotype",
+             "MATCH (g:Genotype)-[r:Cause]->(d:Disease) WHERE g.nid IN $ids "
+             + _triple_return("g", "r", "d"), "diseases of a gene (HPO gene-disease links)"),
+    Template("diseases_of_gene_variants", "Genotype",
+             "MATCH (g:Genotype)<-[:Have]-(v:Variation)-[r:Cause]->(d:Disease) WHERE g.nid IN $ids "
+             + _triple_return("v", "r", "d"), "diseases caused by a gene's published variants"),
+    Template("diseases_with_phenotypes", "FacePhenotype",
+             "MATCH (d:Disease)-[r:Exhibit]->(p:FacePhenotype) WHERE p.nid IN $ids "
+             "WITH d, count(DISTINCT p) AS matched WHERE matched >= $min_matched "
+             "MATCH (d)-[r:Exhibit]->(p:FacePhenotype) WHERE p.nid IN $ids "
+             "WITH d, r, p, matched ORDER BY matched DESC, d.dname "
+             + _triple_return("d", "r", "p"), "diseases with given facial phenotypes"),
+    Template("genes_of_disease", "Disease",
+             "MATCH (g:Genotype)-[r:Cause]->(d:Disease) WHERE d.nid IN $ids "
+             + _triple_return("g", "r", "d"), "genes of a disease"),
+    Template("genes_of_disease_variants", "Disease",
+             "MATCH (g:Genotype)<-[r:Have]-(v:Variation)-[:Cause]->(d:Disease) WHERE d.nid IN $ids "
+             + _triple_return("v", "r", "g"), "genes of a disease through published variants"),
+    Template("genes_with_phenotype", "FacePhenotype",
+             "MATCH (g:Genotype)-[r:Affect]->(p:FacePhenotype) WHERE p.nid IN $ids "
+             + _triple_return("g", "r", "p"), "genes with a facial phenotype"),
+    Template("synonyms_of_phenotype", "FacePhenotype",
+             "MATCH (p:FacePhenotype) WHERE p.nid IN $ids "
+             "RETURN p.nid AS head_id, p.phenotypeName AS head, p.synonyms AS synonyms, p.source AS source",
+             "synonyms of a facial phenotype"),
+    Template("variants_of_gene", "Genotype",
+             "MATCH (v:Variation)-[r:Have]->(g:Genotype) WHERE g.nid IN $ids "
+             + _triple_return("v", "r", "g"), "published variants of a gene"),
+    Template("cases_of_gene", "Genotype",
+             "MATCH (s:Sample)-[r:with_Var]->(v:Variation)-[:Have]->(g:Genotype) WHERE g.nid IN $ids "
+             + _triple_return("s", "r", "v"), "published patient cases with a gene"),
+    Template("articles_of_disease", "Disease",
+             "MATCH (d:Disease)<-[:Cause]-(v:Variation)<-[:with_Var]-(s:Sample)-[r:From]->(a:Article) "
+             "WHERE d.nid IN $ids " + _triple_return("s", "r", "a"), "articles behind a disease"),
+    Template("articles_of_gene", "Genotype",
+             "MATCH (g:Genotype)<-[:Have]-(v:Variation)<-[:with_Var]-(s:Sample)-[r:From]->(a:Article) "
+             "WHERE g.nid IN $ids " + _triple_return("s", "r", "a"), "articles behind a gene"),
+    Template("cases_for_diagnosis", "Genotype",
+             "MATCH (g:Genotype)<-[:Have]-(v:Variation)-[r:Cause]->(d:Disease) WHERE g.nid IN $ids "
+             "MATCH (s:Sample)-[:with_Var]->(v) WITH v, r, d, count(s) AS cases "
+             + _triple_return("v", "r", "d"), "published cases with the gene and their diagnoses"),
+]}
+
+# An intent may need a companion query to be complete (HPO links and FPKG variants).
+COMPANIONS = {
+    "diseases_of_gene": ["diseases_of_gene_variants"],
+    "genes_of_disease": ["genes_of_disease_variants"],
+}
+
+
+def run_template(store: GraphStore, intent: str, ids: list[int],
+                 min_matched: int = 1) -> tuple[list[Triple], list[CypherRun]]:
+    """Run an intent's queries for the linked node `ids`; returns triples and the runs made."""
+    triples: list[Triple] = []
+    runs: list[CypherRun] = []
+    for name in [intent, *COMPANIONS.get(intent, [])]:
+        template = TEMPLATES[name]
+        params = {"ids": ids}
+        if "$min_matched" in template.cypher:
+            params["min_matched"] = min_matched
+        rows = store.query(template.cypher, params, timeout_ms=TEMPLATE_TIMEOUT_MS)
+        runs.append(CypherRun(template.cypher, params, origin=f"template:{name}", rows=len(rows)))
+        triples.extend(_synonym_triples(rows) if name == "synonyms_of_phenotype" else rows_to_triples(rows))
+    return triples, runs
+
+
+def rows_to_triples(rows: list[dict]) -> list[Triple]:
+    seen: set[tuple] = set()
+    triples = []
+    for row in rows:
+        key = (row["head_id"], row["relation"], row["tail_id"])
+        if key in seen or row["head"] is None or row["tail"] is None:
+            continue
+        seen.add(key)
+        pmid = row.get("pmid")
+        triples.append(Triple(str(row["head"]), row["relation"], str(row["tail"]), row["head_id"],
+                              row["tail_id"], row["head_label"], row["tail_label"], row.get("source") or "",
+                              (int(pmid),) if isinstance(pmid, int) else ()))
+    return triples
+
+
+def _synonym_triples(rows: list[dict]) -> list[Triple]:
+    return [Triple(row["head"], "has_synonym", synonym.strip(), row["head_id"], row["head_id"],
+                   "FacePhenotype", "Synonym", row.get("source") or "")
+            for row in rows for synonym in str(row["synonyms"] or "").split(";") if synonym.strip()]
