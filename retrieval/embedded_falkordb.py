@@ -151,7 +151,8 @@ class EmbeddedFalkorDB:
     def snapshot(self) -> Path:
         """Write every graph of the server to ``graph.rdb`` (blocking SAVE, no fork)."""
         try:
-            self.client().save()
+            with self.client() as client:
+                client.save()
         except redis.RedisError as e:
             raise StoreUnavailable(f"snapshot failed: {e}; server log:\n{self.log_tail()}") from e
         return self.rdb_path
@@ -259,6 +260,9 @@ class EmbeddedFalkorDB:
                                f"server log:\n{self.log_tail()}")
 
     def _write_conf(self, port: int, module: Path, import_dir: Path) -> None:
+        for path in (self.data_dir, module):
+            if any(c in str(path) for c in '"\n\\'):  # they go inside quotes in the config
+                raise StoreUnavailable(f"the embedded FalkorDB cannot use the path {str(path)!r}")
         mem = self.query_mem_capacity_mb * 1024 * 1024
         lines = [
             f"port {port}", f"bind {HOST}", "protected-mode yes", f'requirepass "{self._password}"',
