@@ -96,6 +96,21 @@ class GraphStore(ABC):
 
     _schema_cache: Schema | None = None
 
+    @abstractmethod
+    def query(self, cypher: str, params: dict[str, Any] | None = None, *,
+              timeout_ms: int = 5000) -> list[dict[str, Any]]:
+        """Run `cypher` read-only with `params` (always pass user values as parameters).
+
+        Raises QueryRejected (write attempt, syntax/semantic error), QueryTimeout,
+        GraphNotLoaded, StoreUnavailable."""
+
+    def schema(self) -> Schema:
+        """The graph's labels, property keys and relationship patterns, computed with read
+        queries and cached until the next `load` through this store."""
+        if self._schema_cache is None:
+            self._schema_cache = self._compute_schema()
+        return self._schema_cache
+
     def _compute_schema(self) -> Schema:
         try:
             counts = self.counts()
@@ -112,21 +127,6 @@ class GraphStore(ABC):
             patterns=sorted((r["start_label"], r["type"], r["end_label"], r["n"]) for r in patterns),
             node_count=counts["total_nodes"], relationship_count=counts["total_relationships"],
             label_counts=dict(counts["nodes"]))
-
-    @abstractmethod
-    def query(self, cypher: str, params: dict[str, Any] | None = None, *,
-              timeout_ms: int = 5000) -> list[dict[str, Any]]:
-        """Run `cypher` read-only with `params` (always pass user values as parameters).
-
-        Raises QueryRejected (write attempt, syntax/semantic error), QueryTimeout,
-        GraphNotLoaded, StoreUnavailable."""
-
-    def schema(self) -> Schema:
-        """The graph's labels, property keys and relationship patterns, computed with read
-        queries and cached until the next `load` through this store."""
-        if self._schema_cache is None:
-            self._schema_cache = self._compute_schema()
-        return self._schema_cache
 
     @abstractmethod
     def load(self, graph: Graph, *, batch_size: int = 5000,
