@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import uuid
+
 import numpy as np
 import pytest
 
 from kg_dump.graph import Graph, Node, Relationship
+from retrieval.falkordb_store import FalkorDBStore
 from retrieval.glee import adjacency, glee, glee_refit_per_question
 from retrieval.result import Link
 from retrieval.vector_index import IndexConfig, VectorIndex, node_text
@@ -49,28 +52,24 @@ def small_graph() -> Graph:
     return Graph(nodes, rels)
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    # TEMPORARY until tests/conftest.py provides the store fixture
-    from retrieval.embedded_falkordb import EmbeddedFalkorDB
-
-    with EmbeddedFalkorDB(tmp_path_factory.mktemp("falkordb")) as server:
-        yield server
-
-
-def open_store(server, name: str, graph: Graph):
-    from retrieval.falkordb_store import FalkorDBStore
-
-    store = FalkorDBStore(name, server=server)
+def open_store(server, name: str, graph: Graph) -> FalkorDBStore:
+    store = FalkorDBStore(f"{name}_{uuid.uuid4().hex[:8]}", server=server)
     store.load(graph)
     return store
 
 
-@pytest.fixture(scope="module")
-def store(server):
-    store = open_store(server, "vector_mode", small_graph())
-    yield store
+def drop(store: FalkorDBStore) -> None:
+    store.load(Graph())  # loading the empty graph deletes it
     store.close()
+
+
+@pytest.fixture(scope="module")
+def store(falkordb_server):
+    """The small graph on the session's FalkorDB, shared by this module (the index is
+    built once)."""
+    store = open_store(falkordb_server, "vector_mode", small_graph())
+    yield store
+    drop(store)
 
 
 @pytest.fixture(scope="module")
@@ -151,11 +150,11 @@ def test_index_builds_once_and_loads_from_cache(store, index, cache_dir):
     assert again.faiss.ntotal == index.faiss.ntotal
 
 
-def test_a_changed_graph_or_config_rebuilds(server, index, cache_dir):
+def test_a_changed_graph_or_config_rebuilds(falkordb_server, index, cache_dir):
     graph = small_graph()
     graph.nodes.append(Node(204, ["Disease"], {"dname": "Pfeiffer syndrome", "source": "FPKG"}))
     graph.relationships.append(Relationship(99, "Exhibit", 204, HYPERTELORISM, {"source": "FPKG"}))
-    changed_store = open_store(server, "vector_mode_changed", graph)
+    changed_store = open_store(falkordb_server, "vector_mode_changed", graph)
     try:
         changed = VectorIndex.load_or_build(changed_store, cache_dir, CONFIG)
         assert changed.fingerprint != index.fingerprint and changed.stats["loaded_from_cache"] is False
@@ -163,7 +162,7 @@ def test_a_changed_graph_or_config_rebuilds(server, index, cache_dir):
         other_config = VectorIndex.load_or_build(changed_store, cache_dir, IndexConfig(structure_dim=4))
         assert other_config.fingerprint != changed.fingerprint and other_config.structure.shape[1] == 4
     finally:
-        changed_store.close()
+        drop(changed_store)
 
 
 # ---- retrieval ----------------------------------------------------------------------------
@@ -251,3 +250,13 @@ def test_hostile_text_only_ever_is_a_parameter(store, retriever, text):
     retriever.retrieve(f"Which diseases exhibit {text}?")
     assert store.counts() == before
     assert store.query("MATCH (n:Pwned) RETURN count(n) AS n")[0]["n"] == 0
+
+
+def test_speed_benchmark_measures_both_methods(store, index):
+    from bench.vector_speed import NameLinks, measure
+
+    links = NameLinks(index)("A girl with Hypertelorism and Low-set ears, a mutation in FGFR2.")
+    assert {x.node_id for x in links} == {HYPERTELORISM, 102, 300}
+    out = measure(store, index, ["A girl with hypertelorism and a mutation in FGFR2.", "Cleft palate?"],
+                  refit_questions=1, refit_dim=4)
+    assert out["vector_ms"]["n"] == 2 and out["refit_ms"]["n"] == 1 and out["ratio_p50"] > 0
