@@ -48,7 +48,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
     with _open_store() as (settings, store):
         started = time.perf_counter()
-        report = build(store, settings, with_hpo=not args.no_hpo, hpo_dir=args.hpo_dir)
+        report = build(store, settings, with_hpo=settings.with_hpo and not args.no_hpo, hpo_dir=args.hpo_dir)
         print(f"built {settings.graph_name!r} into {settings.graph_backend} "
               f"in {time.perf_counter() - started:.1f} s {report.seconds}")
         _print_store_counts(store, report)

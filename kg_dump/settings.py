@@ -24,6 +24,7 @@ class Settings:
     data_dir_explicit: bool = False
     graph_backend: str = "falkordb"
     graph_name: str = "fpkg"
+    with_hpo: bool = True  # FPKG alone (the paper's graph) when off
     falkordb_url: str | None = None
     neo4j_uri: str | None = None
     neo4j_user: str = "neo4j"
@@ -46,6 +47,7 @@ class Settings:
             data_dir_explicit=bool(data_dir_value),
             graph_backend=env.get("GRAPH_BACKEND", "falkordb").strip().lower(),
             graph_name=env.get("FPKG_GRAPH_NAME", "fpkg"),
+            with_hpo=env.get("FPKG_WITH_HPO", "1").strip().lower() not in ("0", "false", "no", "off"),
             falkordb_url=env.get("FALKORDB_URL") or None,
             neo4j_uri=env.get("NEO4J_URI") or None,
             neo4j_user=env.get("NEO4J_USER", "neo4j"),

@@ -1,0 +1,67 @@
+"""A diagnostic case from free text: NER spans, completed by the graph's own vocabulary.
+
+The NER model (when configured) and its rules find age, sex, ethnicity, gene and variant;
+facial phenotypes are also found by exact names and synonyms from the graph, so a case
+still parses when no model is available."""
+
+from __future__ import annotations
+
+import re
+
+from retrieval.diagnose import DiagnosisCase
+from retrieval.intent import find_mentions
+from retrieval.linking import EntityLinker
+from retrieval.options import split_question
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_MONTHS = re.compile(r"month|mo\b", re.IGNORECASE)
+SEXES = {"female": "female", "girl": "female", "woman": "female", "f": "female",
+         "male": "male", "boy": "male", "man": "male", "m": "male"}
+
+
+def parse_age_years(text: str) -> float | None:
+    number = _NUMBER.search(text)
+    if not number:
+        return None
+    value = float(number.group())
+    return round(value / 12, 2) if _MONTHS.search(text) else value
+
+
+def parse_sex(text: str) -> str | None:
+    return SEXES.get(text.strip().lower().rstrip("."))
+
+
+def parse_case(question: str, recognizer, linker: EntityLinker) -> tuple[DiagnosisCase, list[str]]:
+    """The case a question describes, its options if any, and notices about what was missing."""
+    stem, options = split_question(question)
+    spans = recognizer.predict(stem) if recognizer is not None else []
+    first = {}
+    phenotypes: list[str] = []
+    for span in spans:
+        if span.type == "FACIAL_PHENOTYPE":
+            phenotypes.append(span.text)
+        else:
+            first.setdefault(span.type, span.text)
+    known = {p.lower() for p in phenotypes}
+    for link in find_mentions(stem, linker):
+        if link.label == "FacePhenotype" and link.mention.lower() not in known and not _inside(link.mention, known):
+            phenotypes.append(link.mention)
+            known.add(link.mention.lower())
+        elif link.label == "Genotype":
+            first.setdefault("GENE", link.mention)
+    case = DiagnosisCase(
+        phenotypes=tuple(phenotypes), gene=first.get("GENE"), variant=first.get("MUTATION"),
+        age_years=parse_age_years(first["AGE"]) if "AGE" in first else None,
+        sex=parse_sex(first["GENDER"]) if "GENDER" in first else None,
+        ethnicity=first.get("RACE"), options=options or None)
+    notices = []
+    if not case.phenotypes:
+        notices.append("No facial phenotype was recognised in the text.")
+    if not case.gene:
+        notices.append("No gene was recognised in the text.")
+    return case, notices
+
+
+def _inside(mention: str, known: set[str]) -> bool:
+    lowered = mention.lower()
+    return any(lowered in other or other in lowered for other in known)

@@ -1,0 +1,222 @@
+"""The pipeline API the UI and the benchmarks share: `diagnose` a case and `ask` a question.
+
+Each returns a `PipelineResult` (the answer, the ranked differential, the triples, the
+Cypher that ran, the links and timings); the `*_stream` forms yield it as the answer grows.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+
+from app.answers import diagnosis_evidence, facts_evidence, reply_to_prediction
+from app.case_parser import parse_case
+from app.validation import validate_case, validate_question
+from kg_dump.build import BuildReport, ensure_built
+from kg_dump.settings import Settings
+from llm.base import GenerationRequest, Generator, LLMError
+from llm.factory import make_generator
+from llm.grounded import GroundedWriter
+from llm.prompts import ask_messages, rag_diagnosis_messages, vanilla_diagnosis_messages
+from retrieval.cypher_mode import CypherRetriever
+from retrieval.diagnose import Diagnosis, DiagnosisCase, DiagnosisRanker, RankedDisease
+from retrieval.intent import find_mentions
+from retrieval.linking import EntityLinker
+from retrieval.ontology import PhenotypeOntology
+from retrieval.result import CypherRun, Link, RetrievalResult, Triple
+from retrieval.store import GraphStore, open_store
+
+MODES = ("cypher", "vector", "none")
+NOTHING_TO_ANSWER = ("Nothing to answer with: mode 'none' uses no graph retrieval, and no LLM is configured "
+                     "(LLM_BACKEND=grounded). Choose the Cypher or vector mode, or configure an LLM backend.")
+
+
+@dataclass
+class PipelineResult:
+    kind: str  # diagnosis or ask
+    mode: str
+    backend: str
+    answer: str = ""
+    ranked: list[RankedDisease] = field(default_factory=list)
+    predicted: RankedDisease | None = None  # the answer's disease (an LLM's reply parsed back)
+    triples: list[Triple] = field(default_factory=list)
+    cypher: list[CypherRun] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    notices: list[str] = field(default_factory=list)
+    selective: bool = False
+    case: DiagnosisCase | None = None
+    done: bool = False
+
+    def predictions(self) -> list[RankedDisease]:
+        """The answer first, then the rest of the ranking."""
+        first = [self.predicted] if self.predicted else []
+        return first + [r for r in self.ranked if r is not self.predicted]
+
+
+class Pipeline:
+    def __init__(self, settings: Settings, store: GraphStore, linker: EntityLinker,
+                 ontology: PhenotypeOntology, recognizer, build_report: BuildReport | None = None):
+        self.settings, self.store, self.linker, self.recognizer = settings, store, linker, recognizer
+        self.build_report = build_report
+        self.ranker = DiagnosisRanker(store, linker, ontology)
+        self.cypher_retriever = CypherRetriever(store, linker)
+        self._vector = None
+
+    @classmethod
+    def start(cls, settings: Settings, progress: Callable[[str], None] = print) -> Pipeline:
+        """Open the store, build the graph if it is not there yet, load the indexes."""
+        from ner.predict import EntityRecognizer
+
+        started = time.perf_counter()
+        progress(f"opening the {settings.graph_backend} graph store")
+        store = open_store(settings)
+        progress("checking the graph (a first start builds it from the FPKG dump and HPO)")
+        report = ensure_built(store, settings, with_hpo=settings.with_hpo)
+        progress("loading the entity linker and the phenotype ontology")
+        linker = EntityLinker.from_store(store, settings.cache_dir)
+        ontology = PhenotypeOntology.from_store(store)
+        recognizer = EntityRecognizer.load(settings.ner_model, gene_vocabulary=linker.names("Genotype"))
+        progress(f"ready in {time.perf_counter() - started:.1f} s")
+        return cls(settings, store, linker, ontology, recognizer, report)
+
+    def vector_retriever(self):
+        """Built on first use: the node vectors take minutes the first time (then cached)."""
+        if self._vector is None:
+            from retrieval.vector_index import VectorIndex
+            from retrieval.vector_mode import VectorRetriever
+
+            self._vector = VectorRetriever(self.store, VectorIndex.load_or_build(self.store, self.settings.cache_dir))
+        return self._vector
+
+    def generator(self, backend: str | None) -> Generator:
+        return make_generator(self.settings, backend or self.settings.llm_backend)
+
+    # ---- diagnosis ---------------------------------------------------------------------
+    def parse_question(self, question: str) -> tuple[DiagnosisCase, list[str]]:
+        validate_question(question)
+        return parse_case(question, self.recognizer, self.linker)
+
+    def diagnose_question(self, question: str, **options) -> PipelineResult:
+        case, notices = self.parse_question(question)
+        result = self.diagnose(case, question=question, **options)
+        result.notices[:0] = notices
+        return result
+
+    def diagnose(self, case: DiagnosisCase, **options) -> PipelineResult:
+        return _last(self.diagnose_stream(case, **options))
+
+    def diagnose_stream(self, case: DiagnosisCase, *, mode: str = "cypher", backend: str | None = None,
+                        temperature: float = 0.0, seed: int = 0, exclude_pmids: frozenset[int] = frozenset(),
+                        question: str | None = None) -> Iterator[PipelineResult]:
+        case = validate_case(case, mode)
+        generator = self.generator(backend)
+        result = PipelineResult("diagnosis", mode, generator.name, selective=bool(case.options), case=case)
+        question = question or describe_case(case)
+        if mode == "none":
+            yield from self._answer(result, generator, vanilla_diagnosis_messages(question, case.options),
+                                    None, temperature, seed, case.options)
+            return
+        diagnosis = self.ranker.rank(case, exclude_pmids)
+        result.ranked, result.links, result.cypher = diagnosis.ranked, diagnosis.links, diagnosis.cypher
+        result.triples, result.notices = list(diagnosis.triples), list(diagnosis.notices)
+        result.timings_ms.update(diagnosis.timings_ms)
+        extra: list[Triple] = []
+        if mode == "vector":
+            retrieved = self.vector_retriever().retrieve(question, [lk for lk in diagnosis.links if lk.node_id])
+            extra = retrieved.triples
+            result.triples = _unique(extra + result.triples)
+            result.notices += retrieved.notices
+            result.timings_ms["vector_retrieval"] = retrieved.timings_ms.get("total", 0.0)
+        messages = rag_diagnosis_messages(question, diagnosis_evidence(diagnosis, extra), case.options)
+        yield from self._answer(result, generator, messages, diagnosis, temperature, seed, case.options)
+
+    # ---- free questions ----------------------------------------------------------------
+    def ask(self, question: str, **options) -> PipelineResult:
+        return _last(self.ask_stream(question, **options))
+
+    def ask_stream(self, question: str, *, mode: str = "cypher", backend: str | None = None,
+                   temperature: float = 0.0, seed: int = 0) -> Iterator[PipelineResult]:
+        question = validate_question(question)
+        generator = self.generator(backend)
+        result = PipelineResult("ask", mode, generator.name)
+        if mode == "none":
+            yield from self._answer(result, generator, [{"role": "user", "content": question}], None,
+                                    temperature, seed, None)
+            return
+        if mode == "cypher":
+            retrieved = self.cypher_retriever.retrieve(question, generator)
+        else:
+            links = find_mentions(question, self.linker)
+            retrieved = self.vector_retriever().retrieve(question, links)
+            retrieved.timings_ms["vector_retrieval"] = retrieved.timings_ms.pop("total", 0.0)
+        _take(result, retrieved)
+        yield from self._answer(result, generator, ask_messages(question, facts_evidence(retrieved.triples)),
+                                retrieved, temperature, seed, None)
+
+    # ---- generation --------------------------------------------------------------------
+    def _answer(self, result: PipelineResult, generator: Generator, messages: list[dict], grounding,
+                temperature: float, seed: int, options: dict[str, str] | None) -> Iterator[PipelineResult]:
+        started = time.perf_counter()
+        if grounding is None and not generator.is_llm:
+            result.answer, result.done = NOTHING_TO_ANSWER, True
+            yield result
+            return
+        if generator.notice:
+            result.notices.append(generator.notice)
+        request = GenerationRequest(messages, temperature=temperature, seed=seed, grounding=grounding)
+        try:
+            for piece in generator.stream(request):
+                result.answer += piece
+                yield result
+        except LLMError as e:
+            result.notices.append(f"The {generator.name} LLM failed ({e}); showing the grounded answer instead.")
+            result.answer = GroundedWriter().generate(replace(request, grounding=grounding))
+        result.timings_ms["generation"] = round((time.perf_counter() - started) * 1000, 2)
+        if isinstance(grounding, Diagnosis) or grounding is None:
+            if generator.is_llm or grounding is None:
+                result.predicted = reply_to_prediction(result.answer, grounding, options)
+            else:
+                result.predicted = result.ranked[0] if result.ranked else None
+        result.done = True
+        yield result
+
+    def close(self) -> None:
+        self.store.close()
+
+
+def describe_case(case: DiagnosisCase) -> str:
+    """The case in the Publication set's words, for prompts and vector retrieval."""
+    who = " ".join(part for part in [
+        f"{case.age_years:g} years old" if case.age_years is not None else "", case.sex or "",
+        case.ethnicity or ""] if part)
+    text = f"There is a {who + ' ' if who else ''}patient"
+    if case.gene:
+        text += f" with a mutation in {case.gene}" + (f", namely, {case.variant}" if case.variant else "")
+    if case.phenotypes:
+        text += f" and with facial phenotypes of {', '.join(case.phenotypes)}"
+    return text + ". What disease might this patient have?"
+
+
+def _last(results: Iterator[PipelineResult]) -> PipelineResult:
+    result = None
+    for result in results:  # noqa: B007 - the stream's last item is the finished result
+        pass
+    return result
+
+
+def _take(result: PipelineResult, retrieved: RetrievalResult) -> None:
+    result.triples, result.cypher, result.links = retrieved.triples, retrieved.cypher, retrieved.links
+    result.notices += retrieved.notices
+    result.timings_ms.update(retrieved.timings_ms)
+
+
+def _unique(triples: list[Triple]) -> list[Triple]:
+    seen, kept = set(), []
+    for triple in triples:
+        key = (triple.head_id, triple.relation, triple.tail_id, triple.head, triple.tail)
+        if key not in seen:
+            seen.add(key)
+            kept.append(triple)
+    return kept

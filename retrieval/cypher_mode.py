@@ -1,0 +1,116 @@
+"""Cypher mode: intent templates, or an LLM writing Cypher that the checker repairs.
+
+With an LLM, its query goes through `check_cypher` and runs read-only with a time limit;
+errors go back to the LLM for at most two repairs, and an empty or failed result falls
+back to the templates. Every query run and every correction is kept with the evidence.
+"""
+
+from __future__ import annotations
+
+import time
+
+from llm.base import GenerationRequest, Generator, LLMError
+from llm.parse import extract_cypher
+from llm.prompts import cypher_messages
+from retrieval.cypher_checker import check_cypher
+from retrieval.intent import detect_intent, find_mentions
+from retrieval.linking import EntityLinker
+from retrieval.result import CypherRun, RetrievalResult, Triple
+from retrieval.store import GraphStore, StoreError
+from retrieval.templates import run_template
+from retrieval.vocabulary import normalise
+
+MAX_REPAIRS = 2
+LLM_QUERY_TIMEOUT_MS = 3000
+EXAMPLES = [
+    ("What facial phenotypes are associated with Crouzon syndrome?",
+     "MATCH (d:Disease)-[:Exhibit]->(p:FacePhenotype) WHERE toLower(d.dname) = 'crouzon syndrome' "
+     "RETURN d.dname AS head, 'Exhibit' AS relation, p.phenotypeName AS tail LIMIT 50"),
+    ("What diseases are associated with gene FGFR2?",
+     "MATCH (g:Genotype)-[:Cause]->(d:Disease) WHERE g.geneName = 'FGFR2' "
+     "RETURN g.geneName AS head, 'Cause' AS relation, d.dname AS tail LIMIT 50"),
+]
+
+
+class CypherRetriever:
+    def __init__(self, store: GraphStore, linker: EntityLinker):
+        self.store, self.linker = store, linker
+
+    def retrieve(self, question: str, generator: Generator | None = None) -> RetrievalResult:
+        started = time.perf_counter()
+        result = RetrievalResult(mode="cypher")
+        mentions = find_mentions(question, self.linker, alternatives=True)
+        result.links = mentions
+        if generator is not None and generator.is_llm:
+            self._llm_query(question, generator, result)
+            if not result.triples:
+                result.notices.append("The LLM's query found nothing; the intent templates answered instead.")
+        if not result.triples:
+            intent = detect_intent(question, mentions)
+            if intent is None:
+                result.notices.append("No known question type and graph entity were recognised in the question.")
+            else:
+                result.intent = intent.name
+                triples, runs = run_template(self.store, intent.name, [lk.node_id for lk in intent.links])
+                result.triples, result.cypher = triples, result.cypher + runs
+        result.timings_ms["cypher_retrieval"] = round((time.perf_counter() - started) * 1000, 2)
+        return result
+
+    def label_of_literal(self, name: str) -> str | None:
+        key = normalise(name)
+        labels = [label for label in ("Disease", "FacePhenotype", "Genotype") if key in self.linker.vocabulary(label)]
+        return labels[0] if len(labels) == 1 else None
+
+    def _llm_query(self, question: str, generator: Generator, result: RetrievalResult) -> None:
+        schema = self.store.schema()
+        previous, error = None, None
+        for _attempt in range(1 + MAX_REPAIRS):
+            messages = cypher_messages(question, schema.describe(), EXAMPLES, previous, error)
+            try:
+                reply = generator.generate(GenerationRequest(messages, temperature=0.0, max_new_tokens=256))
+            except LLMError as e:
+                result.notices.append(f"The LLM could not write a query: {e}")
+                return
+            written = extract_cypher(reply)
+            check = check_cypher(written, schema, label_of_literal=self.label_of_literal)
+            run = CypherRun(check.query or written, origin="llm", corrections=list(check.corrections))
+            result.cypher.append(run)
+            if check.rejected or check.problems:
+                run.error = "; ".join(check.problems) or f"rejected ({check.reason})"
+                if check.rejected:
+                    result.notices.append(f"Blocked an LLM-written query: {run.error}")
+                previous, error = written, run.error
+                continue
+            try:
+                rows = self.store.query(check.query, timeout_ms=LLM_QUERY_TIMEOUT_MS)
+            except StoreError as e:
+                run.error = str(e)
+                previous, error = written, run.error
+                continue
+            run.rows = len(rows)
+            result.triples = rows_as_triples(rows)
+            return
+
+
+def rows_as_triples(rows: list[dict]) -> list[Triple]:
+    """Arbitrary result rows as triples: (head, relation, tail) columns when the query returned
+    them, else (first column's value, other column's name, its value)."""
+    triples = []
+    for row in rows:
+        if {"head", "relation", "tail"} <= set(row):
+            triples.append(Triple(str(row["head"]), str(row["relation"]), str(row["tail"]), -1, -1, "", "", "llm"))
+            continue
+        columns = list(row)
+        if not columns:
+            continue
+        head = _plain(row[columns[0]])
+        for column in columns[1:] or columns:
+            triples.append(Triple(head, column, _plain(row[column]), -1, -1, "", "", "llm"))
+    return triples
+
+
+def _plain(value: object) -> str:
+    if isinstance(value, dict) and "properties" in value:
+        props = value["properties"]
+        return str(next((v for k, v in props.items() if k in ("dname", "phenotypeName", "geneName")), props))
+    return str(value)
