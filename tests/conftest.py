@@ -10,11 +10,13 @@ from pathlib import Path
 import pytest
 
 from kg_dump.graph import Graph
+from kg_dump.settings import Settings
 from retrieval.embedded_falkordb import EmbeddedFalkorDB
 from retrieval.falkordb_store import FalkorDBStore
 from retrieval.store import GraphStore
 
-DEFAULT_DATA_DIR = "/work/shared/data/fpkg"
+# The shared data folder beside the checkout, as laid out for CI.
+DEFAULT_DATA_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "fpkg"
 
 
 @pytest.fixture(scope="session")
@@ -65,3 +67,23 @@ def data_dir() -> Path:
     if not (path / "FPKG.dump").is_file():
         pytest.skip(f"no FPKG.dump in {path} (set FPKG_DATA_DIR)")
     return path
+
+
+@pytest.fixture(scope="session")
+def test_settings(data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Settings:
+    """Settings for the whole system under test: the real data, the grounded writer, and a
+    cache folder (FPKG_CACHE_DIR when set, so CI and repeated runs reuse built indexes)."""
+    cache = os.environ.get("FPKG_CACHE_DIR") or str(tmp_path_factory.mktemp("cache"))
+    environ = {key: value for key, value in os.environ.items() if not key.startswith(("LLM_", "NER_MODEL"))}
+    environ.update({"FPKG_DATA_DIR": str(data_dir), "FPKG_CACHE_DIR": cache, "LLM_BACKEND": "grounded"})
+    return Settings.from_env(environ)
+
+
+@pytest.fixture(scope="session")
+def pipeline(test_settings: Settings):
+    """The real pipeline on the full graph (FPKG + HPO) in its embedded FalkorDB."""
+    from app.pipeline import Pipeline
+
+    started = Pipeline.start(test_settings, progress=lambda message: None)
+    yield started
+    started.close()
