@@ -1,0 +1,160 @@
+"""``python -m ner train|evaluate|predict|audit``; errors are printed as messages."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+from kg_dump.settings import Settings, SettingsError
+from ner.corpus import SPLITS, corpus_path, read_conll
+from ner.errors import NerError
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.threads:
+        import torch
+
+        torch.set_num_threads(args.threads)
+    try:
+        return args.run(args)
+    except (NerError, SettingsError, OSError) as e:
+        # OSError: a missing file or folder, an unreachable Hub id
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m ner", description=__doc__)
+    parser.add_argument("--threads", type=int, help="torch CPU threads (default: torch's choice)")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("train", help="fine-tune on the corpus and save the model")
+    p.add_argument("--out", type=Path, required=True, help="model folder to write")
+    p.add_argument("--base", help="Hub id or folder (default: the bundled all-MiniLM-L6-v2)")
+    p.add_argument("--epochs", type=int, default=5)
+    p.add_argument("--lr", type=float, default=1e-4)
+    p.add_argument("--batch-size", type=int, default=16)
+    p.add_argument("--seed", type=int, default=42)
+    p.add_argument("--patience", type=int, default=2, help="epochs without dev F1 gain before stopping")
+    p.add_argument("--limit", type=int, help="train on the first N sentences only")
+    p.add_argument("--no-progress", action="store_true")
+    p.set_defaults(run=_train)
+
+    p = sub.add_parser("evaluate", help="strict entity-level P/R/F1 (seqeval)")
+    p.add_argument("--model", required=True, help="model folder or Hub id")
+    p.add_argument("--data", type=Path, help=f"CoNLL file (default: the test split); or a split: {SPLITS}")
+    p.add_argument("--text", action="store_true",
+                   help="predict on each sentence's raw text ('# text =') and match character spans")
+    p.add_argument("--rules", action="store_true", help="with --text: merge rule spans")
+    p.add_argument("--genes", type=Path, help="gene symbols for the rules, one per line")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=_evaluate)
+
+    p = sub.add_parser("predict", help="print the entity spans of a text")
+    p.add_argument("text")
+    p.add_argument("--model", help="model folder or Hub id (default: NER_MODEL)")
+    p.add_argument("--genes", type=Path, help="gene symbols for the rules, one per line")
+    p.add_argument("--no-rules", action="store_true")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=_predict)
+
+    p = sub.add_parser("audit", help="report label noise in the corpus")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=_audit)
+    return parser
+
+
+def _split_file(settings: Settings, data: Path | None) -> tuple[str, Path]:
+    if data is None or str(data) in SPLITS:
+        split = str(data) if data else "test"
+        return split, corpus_path(settings.data_dir, split)
+    return data.stem, data
+
+
+def _train(args) -> int:
+    from hf_card.model_card import write_model_card
+    from ner.evaluate import evaluate_tagger, format_scores, write_eval
+    from ner.tagger import WordTagger
+    from ner.train import TrainConfig, train
+
+    settings = Settings.from_env()
+    data = {s: read_conll(corpus_path(settings.data_dir, s)) for s in SPLITS}
+    config = TrainConfig(
+        out=args.out, base=args.base, epochs=args.epochs, learning_rate=args.lr,
+        batch_size=args.batch_size, seed=args.seed, patience=args.patience, limit=args.limit,
+        progress=not args.no_progress,
+    )
+    train(config, data["train"], data["dev"], log=lambda m: print(m, flush=True))
+    tagger = WordTagger.from_pretrained(args.out)
+    for split in ("dev", "test"):
+        scores = evaluate_tagger(tagger, data[split])
+        write_eval(args.out, split, scores, corpus_path(settings.data_dir, split))
+        print(format_scores(scores, f"{split} (strict, seqeval)"))
+    print(f"model card: {write_model_card(args.out)}")
+    return 0
+
+
+def _evaluate(args) -> int:
+    from ner.evaluate import evaluate_tagger, format_scores, span_scores, write_eval
+    from ner.predict import EntityRecognizer
+    from ner.tagger import WordTagger
+
+    settings = Settings.from_env()
+    split, path = _split_file(settings, args.data)
+    sentences = read_conll(path)
+    started = time.perf_counter()
+    if args.text:
+        recognizer = EntityRecognizer.load(args.model, _genes(args.genes), rules=args.rules)
+        if not recognizer.model_available:
+            print(f"warning: {recognizer.notice}", file=sys.stderr)
+        predicted = recognizer.predict_batch([s.raw_text() for s in sentences])
+        scores = span_scores([s.entities() for s in sentences],
+                             [[(p.type, p.start, p.end) for p in row] for row in predicted])
+    else:
+        scores = evaluate_tagger(WordTagger.from_pretrained(args.model), sentences)
+        if Path(args.model).is_dir():
+            write_eval(Path(args.model), split, scores, path)
+    scores["seconds"] = round(time.perf_counter() - started, 2)
+    print(json.dumps(scores, indent=2) if args.json else format_scores(scores, f"{path.name} (strict)"))
+    return 0
+
+
+def _predict(args) -> int:
+    from ner.predict import EntityRecognizer
+
+    model = args.model or Settings.from_env().ner_model
+    recognizer = EntityRecognizer.load(model, _genes(args.genes), rules=not args.no_rules)
+    if recognizer.notice:
+        print(f"note: {recognizer.notice}", file=sys.stderr)
+    spans = recognizer.predict(args.text)
+    if args.json:
+        print(json.dumps([asdict(s) for s in spans], ensure_ascii=False))
+    else:
+        for s in spans:
+            print(f"{s.type:<17} {s.start:>5}-{s.end:<5} {s.score:.3f} {s.source:<5} {s.text}")
+    return 0
+
+
+def _audit(args) -> int:
+    from ner.audit import audit, format_audit
+
+    settings = Settings.from_env()
+    findings = audit({s: read_conll(corpus_path(settings.data_dir, s)) for s in SPLITS})
+    print(json.dumps(findings, indent=2) if args.json else format_audit(findings))
+    return 0
+
+
+def _genes(path: Path | None) -> list[str]:
+    if path is None:
+        return []
+    return [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+if __name__ == "__main__":
+    sys.exit(main())
