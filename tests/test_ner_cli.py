@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from ner.__main__ import main
 
 FREETEXT = Path(__file__).parent / "data" / "ner_freetext.conll"
@@ -53,12 +51,8 @@ def test_rules_only_text_evaluation_of_the_freetext_file(tmp_path, capsys):
         assert scores["per_type"][kind]["f1"] > 0.9, (kind, scores["per_type"][kind])
 
 
-def test_audit_reports_the_known_label_noise(capsys):
-    import os
-
-    data = Path(os.environ.get("FPKG_DATA_DIR", "/work/shared/data/fpkg"))
-    if not (data / "corpus" / "train.txt").exists():
-        pytest.skip("corpus not found (set FPKG_DATA_DIR)")
+def test_audit_reports_the_known_label_noise(data_dir, capsys, monkeypatch):
+    monkeypatch.setenv("FPKG_DATA_DIR", str(data_dir))
     assert main(["audit", "--json"]) == 0
     findings = json.loads(capsys.readouterr().out)
     conflicts = {f["text"]: f["types"] for f in findings["type_conflicts"]}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -14,16 +13,9 @@ from ner.labels import ENTITY_TYPES, LABELS, resolve_id2label, tag_spans
 FREETEXT = Path(__file__).parent / "data" / "ner_freetext.conll"
 
 
-def data_dir() -> Path:
-    return Path(os.environ.get("FPKG_DATA_DIR", "/work/shared/data/fpkg"))
-
-
 @pytest.mark.parametrize(("split", "count"), [("train", 2519), ("dev", 360), ("test", 720)])
-def test_reads_the_corpus_splits(split, count):
-    path = corpus_path(data_dir(), split)
-    if not path.exists():
-        pytest.skip(f"corpus not found at {path} (set FPKG_DATA_DIR)")
-    sentences = read_conll(path)
+def test_reads_the_corpus_splits(data_dir, split, count):
+    sentences = read_conll(corpus_path(data_dir, split))
     assert len(sentences) == count
     assert all(len(s.tokens) == len(s.tags) > 0 for s in sentences)
     assert {t for s in sentences for t in s.tags} <= set(LABELS)

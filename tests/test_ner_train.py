@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 
 import pytest
 
@@ -14,19 +12,17 @@ from ner.predict import EntityRecognizer
 from ner.train import TrainConfig, encode, train
 
 
-def corpus(split: str):
-    path = corpus_path(Path(os.environ.get("FPKG_DATA_DIR", "/work/shared/data/fpkg")), split)
-    if not path.exists():
-        pytest.skip(f"corpus not found at {path} (set FPKG_DATA_DIR)")
-    return read_conll(path)
+@pytest.fixture(scope="module")
+def corpus(data_dir):
+    return {split: read_conll(corpus_path(data_dir, split)) for split in ("train", "dev")}
 
 
-def test_sub_tokens_and_special_tokens_carry_no_label():
+def test_sub_tokens_and_special_tokens_carry_no_label(corpus):
     from transformers import AutoTokenizer
 
     from ner.train import default_base_model
 
-    (sentence,) = [s for s in corpus("train")[:50] if "B-GENE" in s.tags][:1]
+    (sentence,) = [s for s in corpus["train"][:50] if "B-GENE" in s.tags][:1]
     tokenizer = AutoTokenizer.from_pretrained(str(default_base_model()))
     (feature,) = encode([sentence], tokenizer, max_length=128)
     labelled = [label for label in feature["labels"] if label != -100]
@@ -35,15 +31,15 @@ def test_sub_tokens_and_special_tokens_carry_no_label():
 
 
 @pytest.mark.slow
-def test_smoke_training_loss_falls_and_model_reloads(tmp_path):
-    train_sentences = corpus("train")
+def test_smoke_training_loss_falls_and_model_reloads(tmp_path, corpus):
+    train_sentences = corpus["train"]
     # a few dozen sentences of both templates: short questions and patient descriptions
     short = [s for s in train_sentences if len(s.tokens) < 20][:32]
     long = [s for s in train_sentences if "B-MUTATION" in s.tags and len(s.tokens) < 60][:16]
     out = tmp_path / "model"
     config = TrainConfig(out=out, epochs=1, learning_rate=3e-4, batch_size=8, warmup_ratio=0.0,
                          progress=False)
-    result = train(config, short + long, corpus("dev")[:8], log=lambda message: None)
+    result = train(config, short + long, corpus["dev"][:8], log=lambda message: None)
 
     losses = result.step_losses
     assert len(losses) == 6
