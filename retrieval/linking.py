@@ -1,8 +1,9 @@
 """Entity linking: a mention and its NER type → graph nodes with scores.
 
 Tried in order: exact name, synonym (both after normalising case, punctuation and
-plurals), then sentence embeddings in FAISS and character n-gram TF-IDF (for typos),
-keeping the better score. Below the method's threshold a mention links to nothing.
+plurals); then candidates from character n-gram TF-IDF and from sentence embeddings in
+FAISS: one a few edits away (rapidfuzz ratio) is taken as a typo, else the closest in
+meaning. Below the thresholds a mention links to nothing, and says so.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import faiss
 import numpy as np
+from rapidfuzz import fuzz
 from sklearn.feature_extraction.text import TfidfVectorizer
 
 from retrieval.embedder import embed
@@ -26,7 +28,8 @@ TYPE_TO_LABEL = {"FACIAL_PHENOTYPE": "FacePhenotype", "GENE": "Genotype", "DISEA
                  "MUTATION": "Variation"}
 EMBEDDED_LABELS = ("FacePhenotype",)  # names that vary in wording; diseases and genes use n-grams
 EMBEDDING_THRESHOLD = 0.78
-NGRAM_THRESHOLD = 0.62
+FUZZY_THRESHOLD = 0.8  # edit similarity (rapidfuzz ratio / 100) of an n-gram candidate
+PLACEHOLDERS = {"none", "na", "n/a", "null", "-"}  # "synonyms" FPKG stores for none
 
 _ALIAS_QUERIES = {
     "FacePhenotype": "MATCH (n:FacePhenotype) RETURN n.nid AS id, n.phenotypeName AS name, "
@@ -61,7 +64,8 @@ def aliases_from_store(store: GraphStore) -> list[Alias]:
                 continue
             aliases.append(Alias(row["id"], label, row["name"], row["name"], False))
             aliases.extend(Alias(row["id"], label, row["name"], synonym, True)
-                           for synonym in _split_synonyms(row["synonyms"]) if synonym != row["name"])
+                           for synonym in _split_synonyms(row["synonyms"])
+                           if synonym != row["name"] and synonym.lower() not in PLACEHOLDERS)
     return aliases
 
 
@@ -149,12 +153,20 @@ class EntityLinker:
             alias = exact[0]
             return [Link(mention, entity_type, alias.node_id, label, alias.name, 1.0,
                          "synonym" if alias.is_synonym else "exact")]
-        scored: dict[int, tuple[float, Alias, str]] = {}
-        for score, alias, method in (*self._by_embedding(index, mention, k * 3),
-                                     *self._by_ngrams(index, key, k * 3)):
-            threshold = EMBEDDING_THRESHOLD if method == "embedding" else NGRAM_THRESHOLD
-            if score >= threshold and score > scored.get(alias.node_id, (0.0,))[0]:
-                scored[alias.node_id] = (score, alias, method)
+        # A typo: the n-gram and embedding candidates that are a few edits away.
+        candidates = [*self._by_ngrams(index, key, 20), *self._by_embedding(index, mention, k * 3)]
+        fuzzy = sorted(((fuzz.ratio(key, normalise(a.text)) / 100, a) for _, a, _ in candidates),
+                       key=lambda item: (-item[0], item[1].is_synonym, item[1].name))
+        if fuzzy and fuzzy[0][0] >= FUZZY_THRESHOLD:
+            scored = {}
+            for score, alias in fuzzy:
+                if score >= FUZZY_THRESHOLD and alias.node_id not in scored:
+                    scored[alias.node_id] = (score, alias, "fuzzy")
+        else:  # a paraphrase: meaning, not spelling
+            scored = {}
+            for score, alias, method in candidates:
+                if method == "embedding" and score >= EMBEDDING_THRESHOLD and alias.node_id not in scored:
+                    scored[alias.node_id] = (score, alias, method)
         ranked = sorted(scored.values(), key=lambda s: (-s[0], s[1].name))[:k]
         return [Link(mention, entity_type, a.node_id, label, a.name, round(s, 4), m) for s, a, m in ranked]
 
