@@ -1,0 +1,80 @@
+"""Cypher mode on the real graph: intent templates, and LLM-written Cypher through the checker."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+
+from retrieval.intent import detect_intent, find_mentions
+from tests.fake_llm import ScriptedLLM
+
+
+def graph_checksum(store) -> str:
+    counts = store.counts()
+    sample = store.query("MATCH (n) RETURN n.nid AS id, labels(n)[0] AS label ORDER BY id LIMIT 5000")
+    return hashlib.sha256(json.dumps([counts, sample], sort_keys=True, default=str).encode()).hexdigest()
+
+
+@pytest.mark.parametrize("question, intent, expected_tail", [
+    ("What facial phenotypes are associated with Crouzon syndrome?", "phenotypes_of_disease", "Hypertelorism"),
+    ("What facial phenotypes are associated with gene FGFR2?", "phenotypes_of_gene", "Proptosis"),
+    ("What diseases are associated with gene CHD7?", "diseases_of_gene", "CHARGE syndrome"),
+    ('What are the synonyms for the facial phenotype "Macroglossia"?', "synonyms_of_phenotype",
+     "Abnormally large tongue"),
+    ("Which genes cause Kabuki syndrome 1?", "genes_of_disease", "KMT2D"),
+    ("Which genes are associated with Hypertelorism?", "genes_with_phenotype", "Hypertelorism"),
+    ("Which published variants are there in gene CHD7?", "variants_of_gene", "CHD7"),
+    ("Which articles report patients with gene CHD7?", "articles_of_gene", None),
+])
+def test_templates_answer_by_intent(pipeline, question, intent, expected_tail):
+    result = pipeline.cypher_retriever.retrieve(question)
+    assert result.intent == intent
+    assert result.triples, result.notices
+    assert all(run.origin.startswith("template:") and "$ids" in run.query for run in result.cypher)
+    if expected_tail:
+        assert any(expected_tail in (t.tail, t.head) for t in result.triples)
+    assert result.timings_ms["cypher_retrieval"] > 0
+
+
+def test_intent_prefers_a_disease_name_over_a_phenotype_synonym(pipeline):
+    # "Crouzon syndrome" is a disease and also a synonym of the phenotype "Craniofacial dysostosis".
+    links = find_mentions("What facial phenotypes are associated with Crouzon syndrome?", pipeline.linker, True)
+    assert links[0].label == "Disease"
+    assert detect_intent("What facial phenotypes are associated with Crouzon syndrome?", links).name == \
+        "phenotypes_of_disease"
+
+
+def test_unknown_question_says_so(pipeline):
+    result = pipeline.cypher_retriever.retrieve("How is the weather today?")
+    assert result.triples == [] and result.intent is None
+    assert "No known question type" in result.notices[0]
+
+
+def test_llm_query_is_repaired_and_run(pipeline):
+    # Wrong direction and a whole node returned: the checker fixes both, and the query runs.
+    llm = ScriptedLLM(["```cypher\nMATCH (p:FacePhenotype)-[:Exhibit]->(d:Disease {dname: 'Crouzon syndrome'}) "
+                       "RETURN p\n```"])
+    result = pipeline.cypher_retriever.retrieve("Which facial features does Crouzon syndrome have?", llm)
+    run = result.cypher[0]
+    assert run.origin == "llm" and run.error is None and run.rows > 0
+    assert any("direction" in c for c in run.corrections) and any("return" in c.lower() for c in run.corrections)
+    assert any(t.tail == "Hypertelorism" or t.head == "Hypertelorism" for t in result.triples)
+
+
+def test_llm_errors_go_back_for_repair_then_fall_back_to_templates(pipeline):
+    store = pipeline.store
+    before = graph_checksum(store)
+    llm = ScriptedLLM([
+        "MATCH (d:Disease) DETACH DELETE d",  # blocked: a write
+        "MATCH (d:Disease {dname: 'Crouzon syndrome'}) CALL db.labels() YIELD label RETURN label",  # blocked
+        "MATCH (d:Disease {dname: 'No such disease'}) RETURN d.dname",  # runs, finds nothing
+    ])
+    result = pipeline.cypher_retriever.retrieve("What facial phenotypes are associated with Crouzon syndrome?", llm)
+    assert [run.origin for run in result.cypher[:3]] == ["llm", "llm", "llm"]
+    assert "write" in result.cypher[0].error or "rejected" in result.cypher[0].error
+    assert any("Blocked" in notice for notice in result.notices)
+    assert "previous query" in llm.requests[1].messages[-1]["content"]  # the error went back to the LLM
+    assert result.cypher[-1].origin == "template:phenotypes_of_disease" and result.triples
+    assert graph_checksum(store) == before
