@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Collection
 
 _NON_WORD = re.compile(r"[^0-9a-z]+")
@@ -17,8 +18,10 @@ def fold_plural(word: str) -> str:
 
 
 def normalise(text: str) -> str:
-    """Lower case, punctuation to spaces, plurals folded: 'Low-set EARS' → 'low set ear'."""
-    return " ".join(fold_plural(w) for w in _NON_WORD.sub(" ", text.lower()).split())
+    """Lower case, accents and punctuation dropped, plurals folded: 'Low-set EARS' → 'low set ear',
+    'Cantú' → 'cantu'."""
+    unaccented = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return " ".join(fold_plural(w) for w in _NON_WORD.sub(" ", unaccented.lower()).split())
 
 
 def split_names(text: str, vocabulary: Collection[str], max_join: int = 4) -> list[str]:
