@@ -35,7 +35,7 @@ from retrieval.glee import DEFAULT_DIM, adjacency, glee
 from retrieval.result import NAME_PROPERTIES, node_name
 from retrieval.store import GraphStore, QueryRejected, quote_name
 
-INDEX_VERSION = 1
+INDEX_VERSION = 2  # 2: the adjacency is cached too
 FETCH_TIMEOUT_MS = 300_000
 MAX_TEXT_CHARS = 300  # longer texts only cost embedding time (MiniLM reads ~256 tokens)
 MAX_SYNONYMS = 5
@@ -163,7 +163,7 @@ class VectorIndex:
     """Node vectors of one graph, with their FAISS index. Build or load with `load_or_build`."""
 
     def __init__(self, ids: np.ndarray, labels: list[str], names: list[str], text: np.ndarray,
-                 structure: np.ndarray, config: IndexConfig, fingerprint: str,
+                 structure: np.ndarray, edges: np.ndarray, config: IndexConfig, fingerprint: str,
                  faiss_index: faiss.Index | None = None, stats: dict | None = None) -> None:
         self.ids = ids
         self.labels = labels
@@ -174,6 +174,8 @@ class VectorIndex:
         self.fingerprint = fingerprint
         self.stats = stats or {}
         self.row_of = {nid: i for i, nid in enumerate(ids.tolist())}
+        self.edges = edges  # (m, 2) rows; the adjacency picks which neighbours to fetch
+        self.adjacency = adjacency(len(ids), edges)
         w = config.text_weight
         self.vectors = np.ascontiguousarray(np.hstack([np.sqrt(w) * text, np.sqrt(1 - w) * structure]),
                                             dtype=np.float32)
@@ -222,7 +224,7 @@ class VectorIndex:
         started = time.perf_counter()
         structure = structure_vectors(len(data.ids), data.edges, config.structure_dim)
         seconds["glee"] = time.perf_counter() - started
-        index = cls(data.ids, data.labels, data.names, text, structure, config, fingerprint)
+        index = cls(data.ids, data.labels, data.names, text, structure, data.edges, config, fingerprint)
         seconds["total"] = time.perf_counter() - total
         index.stats = {"loaded_from_cache": False, "nodes": len(data.ids), "edges": len(data.edges),
                        "build_s": {k: round(v, 3) for k, v in seconds.items()}}
@@ -235,6 +237,7 @@ class VectorIndex:
         np.save(tmp / "ids.npy", self.ids)
         np.save(tmp / "text.npy", self.text)
         np.save(tmp / "structure.npy", self.structure)
+        np.save(tmp / "edges.npy", self.edges.astype(np.int32))
         faiss.write_index(self.faiss, str(tmp / "index.faiss"))
         meta = {"fingerprint": self.fingerprint, "config": asdict(self.config), "labels": self.labels,
                 "names": self.names, "stats": self.stats}
@@ -250,7 +253,8 @@ class VectorIndex:
     def load(cls, folder: Path) -> VectorIndex:
         meta = json.loads((folder / "meta.json").read_text())
         return cls(np.load(folder / "ids.npy"), meta["labels"], meta["names"], np.load(folder / "text.npy"),
-                   np.load(folder / "structure.npy"), IndexConfig(**meta["config"]), meta["fingerprint"],
+                   np.load(folder / "structure.npy"), np.load(folder / "edges.npy").astype(np.int64),
+                   IndexConfig(**meta["config"]), meta["fingerprint"],
                    faiss.read_index(str(folder / "index.faiss")), meta.get("stats"))
 
     # ---- queries ------------------------------------------------------------------------
@@ -272,7 +276,12 @@ class VectorIndex:
         k = min(k, len(self.searchable))
         if k <= 0:
             return []
-        scores, positions = self.faiss.search(vector.reshape(1, -1), k)
+        threads = faiss.omp_get_max_threads()
+        faiss.omp_set_num_threads(1)  # one query vector: more threads only add synchronisation
+        try:
+            scores, positions = self.faiss.search(vector.reshape(1, -1), k)
+        finally:
+            faiss.omp_set_num_threads(threads)
         return [(int(self.searchable[p]), float(s)) for p, s in zip(positions[0], scores[0], strict=True)
                 if p >= 0]
 

@@ -1,14 +1,14 @@
 """Vector mode: nodes near the question, their 1-hop neighbourhoods, re-ranked triples.
 
 The question's text vector and the linked nodes' vectors give the query vector; FAISS
-returns the top-K nodes; the linked nodes and those seed one read query (one indexed
-branch per label, per-seed and total limits) for their relationships, kept with their
-direction as stored; the triples are re-ranked by cosine similarity to the question
-(seed 001) and the top-n above a threshold kept. Nothing is refitted per question.
+returns the top-K nodes; the linked nodes and those seed one read query for their
+relationships (kept with their direction as stored); the triples are re-ranked by
+cosine similarity to the question (seed 001) and the top-n above a threshold kept.
+Nothing is refitted per question.
 
 Re-ranking composes each triple's vector from cached ones, ``head + relation + tail``
-(node text vectors from the index, one vector per relation type), instead of running
-MiniLM over every triple's text: on 2 CPU cores that costs ~2 ms per triple, i.e. far
+(node text vectors from the index, one vector per relationship type), instead of running
+MiniLM over every triple's text: on 2 CPU cores that costs milliseconds per triple, far
 beyond the 30 ms budget for a few hundred triples. ``rerank="embed"`` embeds the triple
 texts in one batch, as seed 001 does, for comparison.
 """
@@ -16,11 +16,14 @@ texts in one batch, as seed 001 does, for comparison.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
+from threadpoolctl import ThreadpoolController
 
 from retrieval.embedder import embed
 from retrieval.result import Link, RetrievalResult, Triple
@@ -40,13 +43,31 @@ RELATION_PHRASES = {
 }
 RERANK_MODES = ("composed", "embed")
 NEIGHBOURHOOD_TIMEOUT_MS = 2000
+_TRIPLE = "[startNode(r).nid, type(r), endNode(r).nid, r.source, r.pmid]"
+
+
+@dataclass(slots=True)
+class _Edge:
+    """A (head, type, tail) of the neighbourhood; parallel relationships merged into it."""
+
+    head: int  # index rows
+    relation: str
+    tail: int
+    sources: set[str] = field(default_factory=set)
+    pmids: list[int] = field(default_factory=list)
 
 
 class VectorRetriever:
-    """Retrieval over a `VectorIndex` of the graph `store` holds (same fingerprint)."""
+    """Retrieval over a `VectorIndex` of the graph `store` holds (same fingerprint).
 
-    def __init__(self, store: GraphStore, index: VectorIndex, *, per_seed: int = 64,
-                 max_relationships: int = 600, rerank: str = "composed") -> None:
+    `threads` limits torch and BLAS to that many threads during a retrieval (None leaves
+    them): one short text and matrix-vector products gain little from more threads on an
+    idle machine, and on a busy one their spin-waiting made the question embedding ~15x
+    and the similarity products ~10x slower here. The limits are process-wide while set."""
+
+    def __init__(self, store: GraphStore, index: VectorIndex, *, per_seed: int = 8,
+                 max_relationships: int = 600, rerank: str = "composed",
+                 threads: int | None = 1, shared: int = 10) -> None:
         if rerank not in RERANK_MODES:
             raise ValueError(f"rerank must be one of {', '.join(RERANK_MODES)}, not {rerank!r}")
         if per_seed < 1 or max_relationships < 1:
@@ -56,23 +77,40 @@ class VectorRetriever:
         self.per_seed = per_seed
         self.max_relationships = max_relationships
         self.rerank = rerank
-        # one batch now rather than a model call inside a question's time budget
+        self.threads = threads
+        self.shared = shared
+        # one batch now rather than model calls inside a question's time budget
         phrases = embed(list(RELATION_PHRASES.values()), index.config.model)
         self._relation_vectors = dict(zip(RELATION_PHRASES, phrases, strict=True))
 
     def retrieve(self, question: str, links: Sequence[Link] = (), *, top_k: int = 5, top_n: int = 20,
-                 threshold: float = 0.3) -> RetrievalResult:
+                 threshold: float = 0.3, question_vector: np.ndarray | None = None) -> RetrievalResult:
+        """Triples around the nodes nearest to the question and its linked nodes, best first:
+        at most `top_n`, each scoring at least `threshold` (cosine similarity).
+
+        `question_vector`: the question's unit embedding (the index's model) when the caller
+        has it already; embedding a 120-token patient question costs ~40-70 ms on 2 cores."""
         if top_k < 0 or top_n < 1:
             raise ValueError("top_k must be >= 0 and top_n >= 1")
         if not -1.0 <= threshold <= 1.0:
             raise ValueError("threshold is a cosine similarity, in [-1, 1]")
+        with _limited_threads(self.threads):
+            return self._retrieve(question, links, top_k, top_n, threshold, question_vector)
+
+    def _retrieve(self, question: str, links: Sequence[Link], top_k: int, top_n: int,
+                  threshold: float, question_vector: np.ndarray | None) -> RetrievalResult:
         started = time.perf_counter()
         timings: dict[str, float] = {}
         result = RetrievalResult(mode="vector", links=list(links), timings_ms=timings)
 
         clock = time.perf_counter()
         text = question.strip() if isinstance(question, str) else ""
-        question_vector = embed([text], self.index.config.model)[0] if text else None
+        if question_vector is not None:
+            question_vector = np.asarray(question_vector, dtype=np.float32).reshape(-1)
+            if question_vector.shape != (self.index.text_dim,):
+                raise ValueError(f"question_vector must have {self.index.text_dim} dimensions")
+        elif text:
+            question_vector = embed([text], self.index.config.model)[0]
         timings["embed"] = _ms(clock)
 
         linked_rows = self._linked_rows(links, result.notices)
@@ -88,17 +126,18 @@ class VectorRetriever:
         timings["search"] = _ms(clock)
 
         clock = time.perf_counter()
-        triples = self._neighbourhood(seeds)
+        edges = self._neighbourhood(seeds, query)
         timings["neighbourhood"] = _ms(clock)
 
         clock = time.perf_counter()
         target = question_vector if question_vector is not None else self._mean_text(linked_rows)
-        scored = self._score(triples, target)
-        kept = [t for t in scored if t.score is not None and t.score >= threshold][:top_n]
+        scores = self._scores(edges, target)
+        order = np.argsort(-scores, kind="stable")
+        result.triples = [self._triple(edges[i], float(scores[i])) for i in order[:top_n]
+                          if scores[i] >= threshold]
         timings["rerank"] = _ms(clock)
-        result.triples = kept
-        if not kept:
-            result.notices.append(f"no triple scored above {threshold} among {len(triples)} "
+        if not result.triples:
+            result.notices.append(f"no triple scored {threshold} or more among {len(edges)} "
                                   f"from {len(seeds)} nodes")
         timings["total"] = _ms(started)
         return result
@@ -116,69 +155,95 @@ class VectorRetriever:
                 rows.append(row)
         return rows
 
-    def _neighbourhood(self, seeds: list[int]) -> list[Triple]:
-        """The seeds' relationships: one query with one branch per label, so each branch
-        finds its seeds through that label's nid index."""
-        by_label: dict[str, list[int]] = {}
-        for row in seeds:
-            by_label.setdefault(self.index.labels[row], []).append(int(self.index.ids[row]))
-        if not by_label:
+    def _pairs(self, seeds: list[int], query: np.ndarray) -> set[tuple[int, int]]:
+        """Which adjacent (row, row) pairs to fetch, chosen on the index's cached adjacency:
+
+        - every pair among the seeds and the `shared` nodes adjacent to most seeds (e.g.
+          the diseases that exhibit several of the question's phenotypes): the evidence
+          that ties the question's entities together;
+        - each seed with its `per_seed` neighbours nearest the query vector (a facial
+          phenotype can have over a thousand neighbours)."""
+        indptr, indices = self.index.adjacency.indptr, self.index.adjacency.indices
+        neighbours = [indices[indptr[s]:indptr[s + 1]] for s in seeds]
+        # every neighbour once: how many seeds it touches, its similarity to the query
+        candidates, touches = np.unique(np.concatenate(neighbours), return_counts=True)
+        similarity = self.index.vectors[candidates] @ query
+        group = list(dict.fromkeys(seeds))
+        if self.shared and len(group) > 1:
+            shared = np.flatnonzero((touches >= 2) & ~np.isin(candidates, group))
+            best = np.lexsort((-similarity[shared], -touches[shared]))[:self.shared]  # most seeds first
+            group += candidates[shared[best]].tolist()
+        in_group = np.zeros(len(indptr) - 1, dtype=bool)
+        in_group[group] = True
+        pairs: set[tuple[int, int]] = set()
+        for node in group:
+            adjacent = indices[indptr[node]:indptr[node + 1]]
+            pairs.update((min(node, m), max(node, m)) for m in adjacent[in_group[adjacent]].tolist())
+        for seed, adjacent in zip(seeds, neighbours, strict=True):
+            if len(adjacent) > self.per_seed:
+                scores = similarity[np.searchsorted(candidates, adjacent)]
+                adjacent = adjacent[np.argpartition(-scores, self.per_seed)[:self.per_seed]]
+            pairs.update((min(seed, m), max(seed, m)) for m in adjacent.tolist())
+        return pairs
+
+    def _neighbourhood(self, seeds: list[int], query: np.ndarray) -> list[_Edge]:
+        """The relationships of the chosen pairs, read from the store: one query, one
+        branch per (label, label) so both ends are found through their nid indexes."""
+        by_labels: dict[tuple[str, str], list[list[int]]] = {}
+        ids, labels = self.index.ids, self.index.labels
+        for a, b in sorted(self._pairs(seeds, query)):
+            by_labels.setdefault((labels[a], labels[b]), []).append([int(ids[a]), int(ids[b])])
+        if not by_labels:
             return []
-        params: dict[str, Any] = {"per_seed": self.per_seed}
-        branches = []
-        for i, (label, ids) in enumerate(sorted(by_label.items())):
-            params[f"ids{i}"] = ids
-            branches.append(
-                f"MATCH (n:{quote_name(label)}) WHERE n.nid IN $ids{i} MATCH (n)-[r]-(m) "
-                "WITH n, collect([startNode(r).nid, type(r), endNode(r).nid, r.source, r.pmid])"
-                "[..$per_seed] AS rels UNWIND rels AS x RETURN x LIMIT $limit")
-        params["limit"] = self.max_relationships  # per branch: a LIMIT binds only its own branch
-        cypher = " UNION ALL ".join(branches)
-        rows = self.store.query(cypher, params, timeout_ms=NEIGHBOURHOOD_TIMEOUT_MS)
+        params: dict[str, Any] = {"limit": self.max_relationships}
+        branches = []  # WITH makes FalkorDB bind both ends first, then expand into (not from a hub)
+        for i, ((label_a, label_b), pairs) in enumerate(sorted(by_labels.items())):
+            params[f"p{i}"] = pairs
+            branches.append(f"UNWIND $p{i} AS p MATCH (a:{quote_name(label_a)} {{nid: p[0]}}) "
+                            f"MATCH (b:{quote_name(label_b)} {{nid: p[1]}}) WITH a, b MATCH (a)-[r]-(b) "
+                            f"RETURN {_TRIPLE} AS x LIMIT $limit")  # a LIMIT binds only its branch
+        rows = self.store.query(" UNION ALL ".join(branches), params, timeout_ms=NEIGHBOURHOOD_TIMEOUT_MS)
         # FPKG keeps one relationship per article: parallel ones become one triple with all
-        # their PMIDs (a relationship between two seeds also comes back from both ends)
-        merged: dict[tuple[int, str, int], Triple] = {}
+        # their PMIDs
+        merged: dict[tuple[int, str, int], _Edge] = {}
+        row_of = self.index.row_of
         for row in rows:
             start, rel_type, end, source, pmid = row["x"]
-            head, tail = self.index.row_of.get(start), self.index.row_of.get(end)
-            if head is None or tail is None:
-                continue  # the graph changed since the index was built
-            key = (int(start), rel_type, int(end))
-            known = merged.get(key)
-            if known is None:
-                merged[key] = Triple(
-                    head=self.index.names[head], relation=rel_type, tail=self.index.names[tail],
-                    head_id=int(start), tail_id=int(end), head_label=self.index.labels[head],
-                    tail_label=self.index.labels[tail], source=source or "", pmids=_pmids(pmid))
-            else:
-                merged[key] = replace(known, source=_merge_sources(known.source, source),
-                                      pmids=tuple(dict.fromkeys(known.pmids + _pmids(pmid))))
+            edge = merged.get((start, rel_type, end))
+            if edge is None:
+                head, tail = row_of.get(start), row_of.get(end)
+                if head is None or tail is None:
+                    continue  # the graph changed since the index was built
+                edge = merged[(start, rel_type, end)] = _Edge(head, rel_type, tail)
+            if source:
+                edge.sources.update(source.split("+"))
+            edge.pmids.extend(p for p in _pmids(pmid) if p not in edge.pmids)
         return list(merged.values())
 
-    def _score(self, triples: list[Triple], target: np.ndarray | None) -> list[Triple]:
-        if not triples or target is None:
-            return []
+    def _scores(self, edges: list[_Edge], target: np.ndarray | None) -> np.ndarray:
+        if not edges or target is None:
+            return np.zeros(0 if target is None else len(edges), dtype=np.float32)
         if self.rerank == "embed":
-            vectors = embed([t.text() for t in triples], self.index.config.model)
+            vectors = embed([self._triple(e).text() for e in edges], self.index.config.model)
         else:
-            vectors = self._composed(triples)
-        scores = vectors @ target
-        order = np.argsort(-scores, kind="stable")
-        return [_with_score(triples[i], float(scores[i])) for i in order]
-
-    def _composed(self, triples: list[Triple]) -> np.ndarray:
-        text = self.index.text
-        heads = text[[self.index.row_of[t.head_id] for t in triples]]
-        tails = text[[self.index.row_of[t.tail_id] for t in triples]]
-        relations = np.stack([self._relation_vector(t.relation) for t in triples])
-        vectors = heads + relations + tails
-        return vectors / np.linalg.norm(vectors, axis=1, keepdims=True).clip(min=1e-9)
+            text = self.index.text
+            vectors = (text[[e.head for e in edges]] + text[[e.tail for e in edges]]
+                       + np.stack([self._relation_vector(e.relation) for e in edges]))
+            vectors /= np.linalg.norm(vectors, axis=1, keepdims=True).clip(min=1e-9)
+        return vectors @ target
 
     def _relation_vector(self, rel_type: str) -> np.ndarray:
-        if rel_type not in self._relation_vectors:
-            phrase = RELATION_PHRASES.get(rel_type, rel_type.replace("_", " "))
-            self._relation_vectors[rel_type] = embed([phrase], self.index.config.model)[0]
+        if rel_type not in self._relation_vectors:  # a type the graph gained later
+            self._relation_vectors[rel_type] = embed([rel_type.replace("_", " ")], self.index.config.model)[0]
         return self._relation_vectors[rel_type]
+
+    def _triple(self, edge: _Edge, score: float | None = None) -> Triple:
+        index = self.index
+        return Triple(head=index.names[edge.head], relation=edge.relation, tail=index.names[edge.tail],
+                      head_id=int(index.ids[edge.head]), tail_id=int(index.ids[edge.tail]),
+                      head_label=index.labels[edge.head], tail_label=index.labels[edge.tail],
+                      source="+".join(sorted(edge.sources)), pmids=tuple(edge.pmids),
+                      score=None if score is None else round(score, 4))
 
     def _mean_text(self, rows: list[int]) -> np.ndarray | None:
         if not rows:
@@ -188,28 +253,40 @@ class VectorRetriever:
         return mean / norm if norm > 0 else None
 
 
-def _with_score(triple: Triple, score: float) -> Triple:
-    return replace(triple, score=round(score, 4))
+@lru_cache(maxsize=1)
+def _blas() -> ThreadpoolController:
+    return ThreadpoolController()
 
 
-def _merge_sources(a: str, b: str | None) -> str:
-    parts = {p for s in (a, b or "") for p in s.split("+") if p}
-    return "+".join(sorted(parts))
+@contextmanager
+def _limited_threads(threads: int | None) -> Iterator[None]:
+    if threads is None:
+        yield
+        return
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        with _blas().limit(limits=threads, user_api="blas"):
+            yield
+    finally:
+        torch.set_num_threads(before)
 
 
-def _pmids(value: Any) -> tuple[int, ...]:
-    values = value if isinstance(value, list) else [value]
-    out = []
-    for v in values:
-        if isinstance(v, bool) or v in (None, ""):
+def _pmids(value: Any) -> list[int]:
+    """A relationship's `pmid` as a list of ints (stored as an int, a string or a list)."""
+    out: list[int] = []
+    for v in value if isinstance(value, list) else [value]:
+        if isinstance(v, bool) or v is None:
             continue
         if isinstance(v, int):
             out.append(v)
-        elif isinstance(v, str) and v.strip().isdigit():
-            out.append(int(v.strip()))
         elif isinstance(v, float) and v.is_integer():
             out.append(int(v))
-    return tuple(dict.fromkeys(out))
+        elif isinstance(v, str):
+            out.extend(int(p) for p in v.replace(",", ";").split(";") if p.strip().isdigit())
+    return out
 
 
 def _ms(since: float) -> float:

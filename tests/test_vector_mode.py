@@ -194,6 +194,40 @@ def test_triples_exist_with_direction_names_and_pmids_as_stored(retriever):
     assert len({(t.head_id, t.relation, t.tail_id) for t in result.triples}) == len(result.triples)
 
 
+def test_relationships_between_linked_nodes_survive_the_per_seed_limit(store, index):
+    retriever = VectorRetriever(store, index, per_seed=1, shared=0)
+    links = [Link("CHARGE", "DISEASE", 201, "Disease", "CHARGE syndrome"), link(102, "low-set ears"),
+             Link("CHD7", "GENE", 301, "Genotype", "CHD7")]
+    result = retriever.retrieve("CHARGE syndrome with low-set ears", links, top_k=0, threshold=-1.0, top_n=100)
+    keys = {(t.head_id, t.relation, t.tail_id) for t in result.triples}
+    assert {(201, "Exhibit", 102), (301, "Affect", 102)} <= keys
+    assert len(keys) <= 2 + 3  # the two between the seeds, at most one more per seed
+
+
+def test_nodes_adjacent_to_several_seeds_bring_their_relationships(store, index):
+    """Crouzon syndrome exhibits both linked phenotypes: its two Exhibit triples come back
+    even when each seed may bring only one neighbour of its own."""
+    links = [link(HYPERTELORISM), link(104, "proptosis")]
+    result = VectorRetriever(store, index, per_seed=1).retrieve(
+        "hypertelorism and proptosis", links, top_k=0, threshold=-1.0, top_n=100)
+    keys = {(t.head_id, t.relation, t.tail_id) for t in result.triples}
+    assert {(200, "Exhibit", HYPERTELORISM), (200, "Exhibit", 104), (104, "is_a", HYPERTELORISM)} <= keys
+    unshared = VectorRetriever(store, index, per_seed=1, shared=0).retrieve(
+        "hypertelorism and proptosis", links, top_k=0, threshold=-1.0, top_n=100)
+    assert len(unshared.triples) < len(result.triples)
+
+
+def test_a_given_question_vector_is_used_as_is(retriever, index):
+    from retrieval.embedder import embed
+
+    question = "Which diseases exhibit hypertelorism?"
+    vector = embed([question])[0]
+    given = retriever.retrieve(question, [link(HYPERTELORISM)], question_vector=vector, threshold=-1.0)
+    computed = retriever.retrieve(question, [link(HYPERTELORISM)], threshold=-1.0)
+    assert [t.score for t in given.triples] == [t.score for t in computed.triples]
+    assert given.timings_ms["embed"] < computed.timings_ms["embed"]
+
+
 def test_scores_sorted_and_threshold_and_top_n_respected(retriever):
     question = "Which diseases exhibit hypertelorism?"
     loose = retriever.retrieve(question, [link(HYPERTELORISM)], threshold=-1.0, top_n=100)
