@@ -163,6 +163,8 @@ class VectorRetriever:
           that ties the question's entities together;
         - each seed with its `per_seed` neighbours nearest the query vector (a facial
           phenotype can have over a thousand neighbours)."""
+        if not seeds:
+            return set()
         indptr, indices = self.index.adjacency.indptr, self.index.adjacency.indices
         neighbours = [indices[indptr[s]:indptr[s + 1]] for s in seeds]
         # every neighbour once: how many seeds it touches, its similarity to the query

@@ -259,6 +259,11 @@ def test_empty_or_garbage_questions_give_small_results(retriever, question):
         assert result.triples == [] and result.notices
 
 
+def test_no_seed_at_all_gives_an_empty_result(retriever):
+    result = retriever.retrieve("Which diseases exhibit hypertelorism?", top_k=0)
+    assert result.triples == [] and result.notices
+
+
 def test_unknown_and_unlinked_mentions_are_noticed(retriever):
     result = retriever.retrieve("hypertelorism", [link(987654, "ghost"), Link("x", "GENE", None)])
     assert any("987654" in n for n in result.notices)
