@@ -1,14 +1,16 @@
 """Vector-mode retrieval speed against the upstream per-question GLEE refit, in one run.
 
-    python -m bench.vector_speed [--questions 50] [--refit-questions 5] [--no-hpo] [--json]
+    python -m bench.vector_speed [--questions 50] [--refit-questions 5] [--no-hpo]
+                                 [--threads 1|2|none] [--embed-rerank-questions N] [--json]
 
 Builds the graph (FPKG + HPO unless --no-hpo) into the configured store if it is not
-there, loads or builds the cached vector index (the build time is reported), links the
+there, loads or builds the cached vector index (its build time is reported), links the
 phenotype, gene and disease names that occur verbatim in each Publication-set question
 (the same links for both methods), then times `VectorRetriever.retrieve` on every
 question and the refit (`glee_refit_per_question`) on the first --refit-questions ones
-(each refit takes seconds). Prints p50/p95 of both and their ratio; --json prints one
-JSON object.
+(each refit takes seconds to minutes). Prints p50/p95 of both and their ratio, vector
+mode also without the question's embedding (a ~120-token patient question costs MiniLM
+tens of ms on 2 cores) and on the short domain-QA questions; --json prints one object.
 """
 
 from __future__ import annotations
