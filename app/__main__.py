@@ -1,0 +1,121 @@
+"""`python -m app`: load the graph and indexes (showing progress), then serve the Gradio app.
+
+    python -m app                      # http://127.0.0.1:7860
+    python -m app --host 0.0.0.0 --port 8080
+    python -m app --warm-up            # build graph and indexes, run one query per mode, exit
+
+The server binds 127.0.0.1 unless told otherwise; in a container (FPKG_IN_CONTAINER=1, as the
+Dockerfile sets) or on a Hugging Face Space (SPACE_ID set) it binds 0.0.0.0. `GET /healthz` answers
+200 while the graph store answers, 503 otherwise (the Docker HEALTHCHECK uses it); it also says
+whether the vector index has finished loading.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import threading
+import time
+from collections.abc import Sequence
+
+DEFAULT_PORT = 7860
+EXIT_CONFIG_ERROR = 2
+TRUE = ("1", "true", "yes", "on")
+
+
+def default_host(environ=os.environ) -> str:
+    """0.0.0.0 in a container or on a Hugging Face Space (which sets SPACE_ID), else loopback only."""
+    in_container = environ.get("FPKG_IN_CONTAINER", "").strip().lower() in TRUE
+    return "0.0.0.0" if in_container or environ.get("SPACE_ID") else "127.0.0.1"
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m app", description="Serve the FPKG-RAG Gradio app.")
+    parser.add_argument("--host", default=None,
+                        help="address to bind (default 127.0.0.1; 0.0.0.0 when FPKG_IN_CONTAINER=1)")
+    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", DEFAULT_PORT)),
+                        help=f"port (default $PORT or {DEFAULT_PORT})")
+    parser.add_argument("--warm-up", action="store_true",
+                        help="build the graph and every index, answer one case per mode, then exit "
+                             "(for image builds)")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    # Gradio reads this when it is imported: set it first (an explicit setting wins).
+    os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+    from app.pipeline import Pipeline
+    from kg_dump.data_files import DataFileError
+    from kg_dump.hpo_layer import HpoError
+    from kg_dump.settings import Settings, SettingsError
+    from retrieval.store import StoreError
+
+    started = time.perf_counter()
+
+    def progress(message: str) -> None:
+        print(f"[{time.perf_counter() - started:6.1f} s] {message}", flush=True)
+
+    try:
+        settings = Settings.from_env()
+        pipeline = Pipeline.start(settings, progress=progress)
+    except (SettingsError, DataFileError, HpoError, StoreError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return EXIT_CONFIG_ERROR
+    try:
+        if args.warm_up:
+            return warm_up(pipeline, progress)
+        serve(pipeline, args.host or default_host(), args.port, progress)
+    finally:
+        pipeline.close()
+    return 0
+
+
+def warm_up(pipeline, progress) -> int:
+    """Build what a first request would otherwise build: the vector index, the embedder, caches."""
+    from retrieval.diagnose import DiagnosisCase
+
+    progress("building or loading the vector index (minutes the first time, then cached)")
+    pipeline.vector_retriever()
+    case = DiagnosisCase(phenotypes=("Wide nasal bridge", "Chorioretinal coloboma"), gene="CHD7")
+    for mode in ("cypher", "vector"):
+        result = pipeline.diagnose(case, mode=mode)
+        progress(f"warm-up {mode}: {result.predicted.name if result.predicted else 'no answer'}")
+    from app.ui_examples import PUBLICATION_SET
+    from kg_dump.data_files import data_file
+
+    data_file(pipeline.settings.data_dir, PUBLICATION_SET)  # the form's examples
+    progress("warm-up done")
+    return 0
+
+
+def serve(pipeline, host: str, port: int, progress) -> None:
+    import gradio as gr
+    import uvicorn
+    from fastapi import FastAPI
+    from fastapi.responses import JSONResponse
+
+    from app.ui import build_demo, vector_ready, warm_vector
+
+    progress("building the interface")
+    demo = build_demo(pipeline)
+    app = FastAPI()
+
+    @app.get("/healthz")
+    def healthz() -> JSONResponse:
+        healthy = pipeline.store.health()
+        return JSONResponse({"status": "ok" if healthy else "graph store not answering",
+                             "vector_index": "ready" if vector_ready() else "loading"},
+                            status_code=200 if healthy else 503)
+
+    app = gr.mount_gradio_app(app, demo, path="", ssr_mode=False, footer_links=["api", "gradio"])
+    # The vector index loads in the background (seconds from the cache): the page answers at once
+    # and a first vector-mode request waits for it.
+    threading.Thread(target=warm_vector, args=(pipeline,), name="warm-vector", daemon=True).start()
+    progress(f"serving on http://{host}:{port} (the vector index is loading in the background)")
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

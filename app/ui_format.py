@@ -1,0 +1,101 @@
+"""A PipelineResult turned into what the UI shows: tables, Cypher text, the evidence picture.
+
+Plain functions of the result, so the API endpoints and the tests see the same values as the page.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+
+from PIL import Image
+
+from app.case_parser import parse_age_years
+from app.evidence_plot import evidence_graph, render_png
+from app.pipeline import PipelineResult
+from app.validation import InputError, clean_text
+from retrieval.diagnose import WEIGHTS
+
+PUBMED = "https://pubmed.ncbi.nlm.nih.gov/{}/"
+RANKED_HEADERS = ["#", "disease", "score", *WEIGHTS, "option", "id", "evidence"]
+RANKED_WIDTHS = ["48px", "220px", "64px", *(["72px"] * len(WEIGHTS)), "60px", "110px", "420px"]
+TRIPLE_HEADERS = ["head", "relation", "tail", "source", "PMID"]
+TRIPLE_TYPES = ["str", "str", "str", "str", "markdown"]
+TRIPLE_WIDTHS = ["30%", "12%", "30%", "13%", "15%"]
+MAX_TRIPLE_ROWS = 300
+_MARKDOWN_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]<>()#+-.!|~"})
+
+
+def ranked_rows(result: PipelineResult) -> list[list]:
+    """One row per candidate, the answer first, with each weighted part of its score."""
+    rows = []
+    for position, ranked in enumerate(result.predictions(), start=1):
+        marker = f"{position} ✓" if ranked is result.predicted else str(position)
+        parts = (round(ranked.parts.get(k, 0.0), 3) for k in WEIGHTS)
+        rows.append([marker, ranked.name, round(ranked.score, 3), *parts,
+                     ranked.option or "", ranked.disease_id or ("not in graph" if not ranked.in_graph else ""),
+                     "; ".join(ranked.evidence)])
+    return rows
+
+
+def triple_rows(result: PipelineResult) -> list[list[str]]:
+    """head, relation, tail, source and PMIDs as markdown links to PubMed."""
+    return [[t.head, t.relation, t.tail, t.source,
+             ", ".join(f"[{pmid}]({PUBMED.format(pmid)})" for pmid in t.pmids)]
+            for t in result.triples[:MAX_TRIPLE_ROWS]]
+
+
+def cypher_markdown(result: PipelineResult) -> str:
+    """Each query that ran, its parameters, rows, and the checker's corrections (or its refusal)."""
+    if not result.cypher:
+        return "_No Cypher query ran for this answer._"
+    blocks = []
+    for run in result.cypher:
+        status = f"refused or failed: {run.error}" if run.error else f"{run.rows} rows"
+        text = [f"**{run.origin.translate(_MARKDOWN_SPECIAL)}** — {status.translate(_MARKDOWN_SPECIAL)}",
+                f"```cypher\n{run.query}\n```"]
+        if run.params:
+            text.append(f"parameters: `{_compact_json(run.params)}`")
+        if run.corrections:
+            text.append("checker corrections:\n" + "\n".join(f"- {c.translate(_MARKDOWN_SPECIAL)}"
+                                                            for c in run.corrections))
+        blocks.append("\n\n".join(text))
+    return "\n\n---\n\n".join(blocks)
+
+
+def notices_markdown(result: PipelineResult) -> str:
+    return "\n".join(f"- ⚠ {n.translate(_MARKDOWN_SPECIAL)}" for n in dict.fromkeys(result.notices))
+
+
+def parse_age(text: object) -> float | None:
+    """Years from the age field: "5", "4.5", "18 months"; None when empty."""
+    value = clean_text(text)
+    if not value:
+        return None
+    try:
+        return float(value)  # a plain number keeps its sign, so -3 is refused by validation
+    except ValueError:
+        years = parse_age_years(value)
+    if years is None:
+        raise InputError(f"The age {value!r} is not a number of years; give e.g. 5, 4.5 or 18 months.")
+    return years
+
+
+def timings(result: PipelineResult, extra: dict[str, float] | None = None) -> dict[str, float]:
+    steps = {name: round(ms, 1) for name, ms in {**result.timings_ms, **(extra or {})}.items()}
+    return {**steps, "total": round(sum(steps.values()), 1)} if steps else {}
+
+
+def evidence_image(result: PipelineResult) -> Image.Image | None:
+    """The evidence picture for the result, or None when retrieval found nothing to draw."""
+    answer = result.predicted.node_id if result.predicted else None
+    diseases = [r.node_id for r in result.ranked if r.node_id is not None]
+    evidence = evidence_graph(result.triples, result.links, diseases, answer)
+    title = f"Evidence for {result.predicted.name}" if result.predicted else "Retrieved evidence"
+    png = render_png(evidence, title)
+    return Image.open(io.BytesIO(png)) if png else None
+
+
+def _compact_json(value: object) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 300 else text[:297] + "..."

@@ -1,0 +1,95 @@
+"""The Space README (front matter + text) for a Docker Space or a Gradio-SDK Space.
+
+Docker Space: the image builds the graph and indexes (see the Dockerfile), so it starts in seconds.
+Gradio-SDK Space: Hugging Face installs requirements.txt and runs `app_file`; the graph is built on
+the first start (about a minute), and on ZeroGPU hardware the local LLM runs under `spaces.GPU`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from huggingface_hub import SpaceCard, SpaceCardData
+
+from hf_card.model_card import CardError
+
+SDKS = ("docker", "gradio")
+TITLE = "FPKG-RAG"
+EMOJI = "🧬"
+SHORT_DESCRIPTION = "Rare-disease diagnosis from facial phenotypes via graph RAG"  # the Hub allows 60 chars
+APP_PORT = 7860
+APP_FILE = "space_app.py"  # the Gradio-SDK entry point at the repository root
+PYTHON_VERSION = "3.11"
+MODELS = ["hfchloe/FP_NER", "sentence-transformers/all-MiniLM-L6-v2"]
+TAGS = ["rare-disease", "knowledge-graph", "graph-rag", "facial-phenotype", "hpo", "falkordb", "medical",
+        "research"]
+MAX_SHORT_DESCRIPTION = 60
+
+BODY = """
+# FPKG-RAG
+
+Differential diagnosis of rare genetic diseases from facial phenotypes, a gene and a variant, answered
+from the Facial Phenotype Knowledge Graph (FPKG, merged with the Human Phenotype Ontology) with the
+evidence beside every answer: the ranked differential with each score's parts, the retrieved triples
+with their PubMed ids, the Cypher that ran and a picture of the evidence subgraph.
+
+- **Diagnosis**: age, sex, ethnicity, gene, variant and facial phenotypes; open or four-option questions;
+  Cypher or vector retrieval, or none (the LLM alone, the paper's baseline).
+- **Ask**: free questions about diseases, genes and facial phenotypes.
+- **API**: the named endpoints `/diagnose` and `/ask` (`gradio_client`).
+
+Data: FPKG from [zhelishisongjie/Facial-Phenotype-RAG](https://github.com/zhelishisongjie/Facial-Phenotype-RAG)
+(MIT) and the [Human Phenotype Ontology](https://hpo.jax.org) ([licence](https://hpo.jax.org/license)).
+
+**For research and education only. This is not a medical device and must not be used to diagnose or
+treat anyone.**
+"""
+
+
+def space_card_data(sdk: str, *, sdk_version: str | None = None, zero_gpu: bool = False) -> SpaceCardData:
+    if sdk not in SDKS:
+        raise CardError(f"unknown Space SDK {sdk!r}; use one of {', '.join(SDKS)}")
+    if len(SHORT_DESCRIPTION) > MAX_SHORT_DESCRIPTION:
+        raise CardError(f"short_description is {len(SHORT_DESCRIPTION)} characters; the Hub allows "
+                        f"{MAX_SHORT_DESCRIPTION}")
+    fields: dict = {"title": TITLE, "emoji": EMOJI, "colorFrom": "indigo", "colorTo": "pink", "sdk": sdk,
+                    "short_description": SHORT_DESCRIPTION, "license": "mit", "models": MODELS, "tags": TAGS,
+                    "pinned": False}
+    if sdk == "docker":
+        fields["app_port"] = APP_PORT
+    else:
+        fields.update(sdk_version=sdk_version or _gradio_version(), python_version=PYTHON_VERSION,
+                      app_file=APP_FILE)
+        if zero_gpu:
+            fields["suggested_hardware"] = "zero-a10g"
+    return SpaceCardData(**fields)
+
+
+def space_card(sdk: str, *, sdk_version: str | None = None, zero_gpu: bool = False) -> SpaceCard:
+    data = space_card_data(sdk, sdk_version=sdk_version, zero_gpu=zero_gpu)
+    return SpaceCard(f"---\n{data.to_yaml()}\n---\n{BODY}")
+
+
+def files_named(card: SpaceCard) -> list[str]:
+    """Repository files the front matter relies on: the Dockerfile, or the Gradio app file."""
+    data = card.data
+    return ["Dockerfile"] if data.sdk == "docker" else [data.app_file, "requirements.txt"]
+
+
+def check_files(card: SpaceCard, root: Path) -> None:
+    missing = [name for name in files_named(card) if not (root / name).is_file()]
+    if missing:
+        raise CardError(f"the Space card names files missing from {root}: {', '.join(missing)}")
+
+
+def _gradio_version() -> str:
+    """The gradio pin from requirements.txt (what the Space will install), else the installed one."""
+    requirements = Path(__file__).resolve().parents[1] / "requirements.txt"
+    if requirements.is_file():
+        for line in requirements.read_text().splitlines():
+            name, _, version = line.partition("==")
+            if name.strip().lower() == "gradio" and version.strip():
+                return version.strip()
+    import gradio
+
+    return gradio.__version__

@@ -1,0 +1,112 @@
+"""`python -m app` as a subprocess on a free loopback port, shared by the app's test modules.
+
+One server per test session (started by whichever module needs it first, stopped at exit):
+starting it costs ~30 s of imports and index loading, too much to pay per module.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+from kg_dump.settings import Settings
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = REPO_ROOT / "artifacts"
+START_TIMEOUT_S = 600  # a cold cache builds the graph and the linker vectors first
+VECTOR_TIMEOUT_S = 840  # a cold cache builds the vector index: minutes on a busy CPU
+
+
+@dataclass
+class AppServer:
+    url: str
+    process: subprocess.Popen
+    log_path: Path
+    started_s: float
+
+    def health(self) -> dict:
+        with urllib.request.urlopen(f"{self.url}/healthz", timeout=5) as response:
+            return json.loads(response.read())
+
+    def log_tail(self, chars: int = 4000) -> str:
+        return self.log_path.read_text(errors="replace")[-chars:] if self.log_path.exists() else ""
+
+    def wait_for_vector_index(self, timeout_s: float = VECTOR_TIMEOUT_S) -> None:
+        deadline = time.monotonic() + timeout_s
+        while self.health().get("vector_index") != "ready":
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                raise RuntimeError(f"the vector index was not ready after {timeout_s:.0f} s:\n{self.log_tail()}")
+            time.sleep(2)
+
+
+_server: AppServer | None = None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def app_environment(settings: Settings) -> dict[str, str]:
+    """The test settings as environment variables: real data, the grounded writer, no NER model."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("LLM_", "NER_MODEL"))}
+    env.update(FPKG_DATA_DIR=str(settings.data_dir), FPKG_CACHE_DIR=str(settings.cache_dir),
+               LLM_BACKEND="grounded", GRADIO_ANALYTICS_ENABLED="False", PYTHONUNBUFFERED="1",
+               FPKG_IN_CONTAINER="0", HF_HUB_OFFLINE="1")
+    env.pop("SPACE_ID", None)
+    return env
+
+
+def start_app(settings: Settings) -> AppServer:
+    """The session's app server, started on first call; raises with the log when it cannot start."""
+    global _server
+    if _server is not None and _server.process.poll() is None:
+        return _server
+    port = free_port()
+    ARTIFACTS.mkdir(exist_ok=True)
+    log_path = ARTIFACTS / "app-server.log"
+    began = time.monotonic()
+    with open(log_path, "w") as log:
+        process = subprocess.Popen([sys.executable, "-m", "app", "--port", str(port)], cwd=REPO_ROOT,
+                                   env=app_environment(settings), stdout=log, stderr=subprocess.STDOUT)
+    server = AppServer(f"http://127.0.0.1:{port}", process, log_path, 0.0)
+    atexit.register(stop_app)
+    _server = server
+    deadline = began + START_TIMEOUT_S
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"python -m app exited with {process.returncode}:\n{server.log_tail()}")
+        try:
+            if server.health().get("status") == "ok":
+                break
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass  # not listening yet
+        if time.monotonic() > deadline:
+            stop_app()
+            raise RuntimeError(f"python -m app did not answer within {START_TIMEOUT_S} s:\n{server.log_tail()}")
+        time.sleep(0.5)
+    server.started_s = time.monotonic() - began
+    return server
+
+
+def stop_app() -> None:
+    global _server
+    if _server is None:
+        return
+    _server.process.terminate()
+    try:
+        _server.process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        _server.process.kill()
+        _server.process.wait()
+    _server = None

@@ -1,0 +1,183 @@
+"""The real app (`python -m app` in a subprocess) driven in headless Debian Chromium.
+
+Elements are found by elem_id. Screenshots go to artifacts/ (git-ignored, kept by CI).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+from app.ui_format import RANKED_HEADERS
+from tests.app_process import ARTIFACTS, AppServer, start_app
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ANSWER_TIMEOUT_MS = 120_000
+# The Publication set's CHD7 case (PMID 26551301), typed in by hand.
+CHD7_CASE = {"gene": "CHD7", "variant": "c.2443-2A>G",
+             "phenotypes": ["Wide nasal bridge", "Posteriorly rotated ears", "Chorioretinal coloboma", "Proptosis"]}
+
+
+@pytest.fixture(scope="module")
+def app_server(test_settings) -> AppServer:
+    return start_app(test_settings)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator:
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser, app_server):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    opened = context.new_page()
+    opened.set_default_timeout(30_000)
+    opened.goto(app_server.url)
+    opened.wait_for_selector("#diag-submit")
+    yield opened
+    context.close()
+
+
+def field(page, elem_id: str):
+    return page.locator(f"#{elem_id} textarea, #{elem_id} input").first
+
+
+def fill_case(page, gene: str = "", variant: str = "", phenotypes: tuple[str, ...] | list[str] = (),
+              age: str = "") -> None:
+    field(page, "diag-age").fill(age)
+    field(page, "diag-gene").fill(gene)
+    field(page, "diag-variant").fill(variant)
+    search = page.locator("#diag-phenotypes input").first
+    for name in phenotypes:
+        search.click()
+        search.fill(name)
+        search.press("Enter")
+    page.keyboard.press("Escape")
+    for name in phenotypes:
+        page.locator("#diag-phenotypes").get_by_text(name, exact=True).first.wait_for()
+
+
+def choose_mode(page, prefix: str, label_start: str) -> None:
+    page.locator(f"#{prefix}-mode").get_by_text(label_start, exact=False).first.click()
+
+
+def wait_for_answer(page, prefix: str, text: str) -> str:
+    page.wait_for_function(f"document.querySelector('#{prefix}-answer').innerText.includes({text!r})",
+                           timeout=ANSWER_TIMEOUT_MS)
+    return page.locator(f"#{prefix}-answer").inner_text()
+
+
+def triple_rows(page, prefix: str) -> int:
+    return page.locator(f"#{prefix}-triples [role=gridcell][data-col='0']").count()
+
+
+def cell(page, elem_id: str, row: int, column: int) -> str:
+    return page.locator(f"#{elem_id} [data-testid='cell-{row}-{column}']").first.inner_text().strip()
+
+
+def evidence_picture_width(page, prefix: str) -> int:
+    image = page.locator(f"#{prefix}-evidence img").first
+    image.wait_for(timeout=ANSWER_TIMEOUT_MS)
+    page.wait_for_function(f"document.querySelector('#{prefix}-evidence img').complete", timeout=30_000)
+    return page.evaluate(f"document.querySelector('#{prefix}-evidence img').naturalWidth")
+
+
+def toast_with(page, text: str) -> str:
+    """The error toast that contains `text` (Gradio shows gr.Error as a toast)."""
+    toast = page.locator("[data-testid='toast-body']").filter(has_text=text).first
+    toast.wait_for(timeout=60_000)
+    return toast.inner_text()
+
+
+@pytest.mark.parametrize("mode", ["cypher", "vector"])
+def test_publication_case_gives_charge_syndrome_with_evidence(page, app_server, mode):
+    if mode == "vector":
+        app_server.wait_for_vector_index()
+    fill_case(page, **CHD7_CASE)
+    choose_mode(page, "diag", "Vector" if mode == "vector" else "Cypher")
+    page.locator("#diag-submit").click()
+
+    answer = wait_for_answer(page, "diag", "CHARGE syndrome")
+    assert "Most likely: CHARGE syndrome" in answer
+    assert evidence_picture_width(page, "diag") > 300
+    assert triple_rows(page, "diag") > 0
+    assert "CHD7" in page.locator("#diag-triples").inner_text()
+    assert "pubmed.ncbi.nlm.nih.gov/26551301" in page.locator("#diag-triples").inner_html()
+    assert cell(page, "diag-ranked", 0, 1) == "CHARGE syndrome"
+    page.get_by_text("Cypher that ran").click()
+    assert "MATCH" in page.locator("#diag-cypher").inner_text()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"app-diagnosis-{mode}.png"), full_page=True)
+
+
+def test_mode_none_without_llm_says_there_is_nothing_to_answer_with(page):
+    fill_case(page, **CHD7_CASE)
+    choose_mode(page, "diag", "None")
+    page.locator("#diag-submit").click()
+    answer = wait_for_answer(page, "diag", "Nothing to answer with")
+    assert "no LLM is configured" in answer
+    assert triple_rows(page, "diag") == 0
+
+
+def test_selective_example_fills_the_form_and_answers_the_right_option(page):
+    page.get_by_text("CHD7 c. 2443-2A > G", exact=False).first.click()
+    page.locator("#diag-option-D").wait_for(state="visible")
+    assert field(page, "diag-option-D").input_value() == "CHARGE syndrome"
+    assert field(page, "diag-gene").input_value() == "CHD7"
+    page.locator("#diag-submit").click()
+    assert "CHARGE syndrome" in wait_for_answer(page, "diag", "CHARGE syndrome")
+    assert cell(page, "diag-ranked", 0, 1) == "CHARGE syndrome"
+    assert cell(page, "diag-ranked", 0, RANKED_HEADERS.index("option")) == "D"
+
+
+def test_free_question_is_answered_with_its_evidence(page):
+    page.get_by_role("tab", name="Ask").click()
+    field(page, "ask-question").fill("What facial phenotypes are associated with Crouzon syndrome?")
+    page.locator("#ask-submit").click()
+    answer = wait_for_answer(page, "ask", "Hypertelorism")
+    assert "Crouzon syndrome" in answer
+    assert triple_rows(page, "ask") > 0
+    assert evidence_picture_width(page, "ask") > 300
+    page.screenshot(path=str(ARTIFACTS / "app-ask.png"), full_page=True)
+
+
+def test_inputs_the_user_must_fix_are_explained(page):
+    page.locator("#diag-submit").click()
+    assert "Give at least one facial phenotype or a gene" in toast_with(page, "at least one facial phenotype")
+
+    fill_case(page, gene="CHD7", age="500")
+    page.locator("#diag-submit").click()
+    assert "give an age from 0 to 130" in toast_with(page, "500 years is not possible")
+    page.screenshot(path=str(ARTIFACTS / "app-bad-input.png"), full_page=True)
+    assert "Traceback" not in page.content()
+
+
+def test_unknown_gene_is_a_notice_beside_the_answer(page):
+    fill_case(page, gene="NOTAGENE1", phenotypes=["Proptosis"])
+    page.locator("#diag-submit").click()
+    wait_for_answer(page, "diag", "Most likely")
+    assert "NOTAGENE1" in page.locator("#diag-notices").inner_text()
+
+
+def test_about_tab_has_statistics_licences_and_the_disclaimer(page):
+    page.get_by_role("tab", name="About").click()
+    about = page.locator("#about-text")
+    about.wait_for()
+    text = about.inner_text()
+    assert "not a medical device" in text
+    assert "MIT" in text and "HPO licence" in text
+    assert "FacePhenotype" in text and "relationships" in text

@@ -1,0 +1,79 @@
+"""The named API endpoints `/diagnose` and `/ask`, called with gradio_client on the running app."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+
+import pytest
+from gradio_client import Client
+from gradio_client.exceptions import AppError
+
+from app.ui_format import RANKED_HEADERS, TRIPLE_HEADERS
+from tests.app_process import AppServer, start_app
+
+pytestmark = pytest.mark.slow
+
+CHD7_CASE = dict(age="5", sex="female", ethnicity="Turkish", gene="CHD7", variant="c.2443-2A>G",
+                 phenotypes=["Wide nasal bridge", "Posteriorly rotated ears", "Chorioretinal coloboma", "Proptosis"],
+                 selective=False, option_a="", option_b="", option_c="", option_d="")
+
+
+@pytest.fixture(scope="module")
+def app_server(test_settings) -> AppServer:
+    return start_app(test_settings)
+
+
+@pytest.fixture(scope="module")
+def client(app_server) -> Client:
+    return Client(app_server.url, verbose=False)
+
+
+def test_health_endpoint_answers(app_server):
+    with urllib.request.urlopen(f"{app_server.url}/healthz", timeout=5) as response:
+        assert response.status == 200
+        assert json.loads(response.read())["status"] == "ok"
+
+
+def test_named_endpoints_are_listed(client):
+    endpoints = client.view_api(print_info=False, return_format="dict")["named_endpoints"]
+    assert {"/diagnose", "/ask"} <= set(endpoints)
+    names = [p["parameter_name"] for p in endpoints["/diagnose"]["parameters"]]
+    assert names == [*CHD7_CASE, "mode", "backend", "temperature"]
+
+
+def test_diagnose_returns_the_answer_and_its_evidence(client):
+    answer, notices, ranked, triples, cypher, picture, timings = client.predict(
+        *CHD7_CASE.values(), "cypher", "grounded", 0.0, api_name="/diagnose")
+    assert answer.startswith("Most likely: CHARGE syndrome")
+    assert ranked["headers"] == RANKED_HEADERS and ranked["data"][0][1] == "CHARGE syndrome"
+    assert triples["headers"] == TRIPLE_HEADERS and triples["data"]
+    assert any("pubmed.ncbi.nlm.nih.gov/26551301" in row[4] for row in triples["data"])
+    assert "MATCH" in cypher
+    assert Path(picture).stat().st_size > 10_000
+    assert timings["total"] > 0 and "evidence_picture" in timings
+    assert notices == ""
+
+
+def test_ask_answers_a_free_question(client):
+    answer, notices, triples, cypher, picture, timings = client.predict(
+        "What facial phenotypes are associated with Crouzon syndrome?", "cypher", "grounded", 0.0, api_name="/ask")
+    assert "Hypertelorism" in answer
+    assert all(row[0] == "Crouzon syndrome" for row in triples["data"])
+    assert "template:phenotypes" in cypher
+    assert Path(picture).is_file()
+
+
+def test_input_errors_come_back_as_plain_messages(client):
+    case = {**CHD7_CASE, "age": "500"}
+    with pytest.raises(AppError, match="An age of 500 years is not possible"):
+        client.predict(*case.values(), "cypher", "grounded", 0.0, api_name="/diagnose")
+    case = {**CHD7_CASE, "gene": "", "phenotypes": []}
+    with pytest.raises(AppError, match="Give at least one facial phenotype or a gene"):
+        client.predict(*case.values(), "cypher", "grounded", 0.0, api_name="/diagnose")
+    # Gradio checks a value against the choices before the handler (which checks again) runs.
+    with pytest.raises(AppError, match="local"):
+        client.predict(*CHD7_CASE.values(), "cypher", "local", 0.0, api_name="/diagnose")
+    with pytest.raises(AppError, match="graph"):
+        client.predict("What causes CHARGE syndrome?", "graph", "grounded", 0.0, api_name="/ask")

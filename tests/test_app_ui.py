@@ -1,0 +1,146 @@
+"""The app's parts in-process: handlers on the real pipeline, formatting, the evidence picture, CLI defaults."""
+
+from __future__ import annotations
+
+import gradio as gr
+import pytest
+
+from app.__main__ import default_host, parse_args
+from app.evidence_plot import MAX_PER_COLUMN, evidence_graph, render_png
+from app.pipeline import MODES, PipelineResult
+from app.ui import MODE_CHOICES, ask, available_backends, build_demo, diagnose
+from app.ui_examples import example_label, phenotype_choices, publication_examples
+from app.ui_format import PUBMED, RANKED_HEADERS, parse_age, ranked_rows, triple_rows
+from app.validation import InputError
+from retrieval.diagnose import RankedDisease
+from retrieval.result import Link, Triple
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+CHD7 = dict(age="5", sex="female", ethnicity="Turkish", gene="CHD7", variant="c.2443-2A>G",
+            phenotypes=["Wide nasal bridge", "Posteriorly rotated ears", "Chorioretinal coloboma", "Proptosis"],
+            selective=False, option_a="", option_b="", option_c="", option_d="")
+
+
+def _triple(head_id, head, head_label, relation, tail_id, tail, tail_label, pmids=()):
+    return Triple(head, relation, tail, head_id, tail_id, head_label, tail_label, "FPKG", pmids)
+
+
+# ---- the evidence picture --------------------------------------------------------------
+def test_evidence_graph_keeps_the_answer_and_marks_the_patients_phenotypes():
+    triples = [_triple(1, "CHD7", "Genotype", "Cause", 10, "CHARGE syndrome", "Disease"),
+               _triple(10, "CHARGE syndrome", "Disease", "Exhibit", 20, "Proptosis", "FacePhenotype"),
+               _triple(11, "Other", "Disease", "Exhibit", 21, "Ptosis", "FacePhenotype")]
+    links = [Link("proptosis", "FACIAL_PHENOTYPE", 20, "FacePhenotype", "Proptosis", 1.0, "exact"),
+             Link("CHD7", "GENE", 1, "Genotype", "CHD7", 1.0, "exact")]
+    evidence = evidence_graph(triples, links, diseases=[10], answer=10)
+    assert set(evidence.graph) == {1, 10, 20}  # the unranked disease's triple is left out
+    assert evidence.matched == {20} and evidence.answer == 10
+    png = render_png(evidence, "Evidence for CHARGE syndrome")
+    assert png.startswith(PNG_MAGIC) and len(png) > 10_000
+
+
+def test_evidence_graph_limits_each_column_but_keeps_matched_phenotypes():
+    triples = [_triple(10, "Crouzon syndrome", "Disease", "Exhibit", 100 + i, f"phenotype {i}", "FacePhenotype")
+               for i in range(MAX_PER_COLUMN + 10)]
+    last = 100 + MAX_PER_COLUMN + 9
+    links = [Link("p", "FACIAL_PHENOTYPE", last, "FacePhenotype", "phenotype", 1.0, "exact")]
+    evidence = evidence_graph(triples, links)
+    assert last in evidence.graph and evidence.matched == {last}
+    assert evidence.graph.number_of_nodes() == MAX_PER_COLUMN + 1
+    assert evidence.left_out == 10
+
+
+def test_nothing_to_draw_gives_no_picture():
+    assert render_png(evidence_graph([], [])) is None
+
+
+# ---- formatting --------------------------------------------------------------------------
+def test_tables_put_the_answer_first_and_link_pmids():
+    first = RankedDisease("A", 1, "OMIM:1", 3.0, {"gene": 2.0, "phenotype": 1.0}, ["a"])
+    second = RankedDisease("B", 2, "OMIM:2", 4.0, {"gene": 2.0, "cases": 2.0}, ["b"])
+    result = PipelineResult("diagnosis", "cypher", "grounded", ranked=[second, first], predicted=first,
+                            triples=[_triple(1, "G", "Genotype", "Cause", 2, "B", "Disease", (123, 456))])
+    rows = ranked_rows(result)
+    assert [row[1] for row in rows] == ["A", "B"] and rows[0][0] == "1 ✓"
+    assert rows[0][RANKED_HEADERS.index("gene")] == 2.0 and rows[0][RANKED_HEADERS.index("cases")] == 0.0
+    assert triple_rows(result)[0][4] == f"[123]({PUBMED.format(123)}), [456]({PUBMED.format(456)})"
+
+
+@pytest.mark.parametrize(("text", "years"), [("5", 5.0), (" 4.5 ", 4.5), ("18 months", 1.5), ("", None),
+                                              (None, None), ("-3", -3.0), ("500", 500.0)])
+def test_age_field(text, years):
+    assert parse_age(text) == years
+
+
+def test_age_that_is_not_a_number_is_explained():
+    with pytest.raises(InputError, match="not a number of years"):
+        parse_age("toddler")
+
+
+# ---- handlers on the real pipeline --------------------------------------------------------
+def test_the_radio_offers_exactly_the_pipelines_modes():
+    assert tuple(value for _, value in MODE_CHOICES) == MODES
+
+
+def test_diagnose_handler_streams_the_panel(pipeline):
+    outputs = list(diagnose(pipeline, *CHD7.values(), "cypher", "grounded", 0.0))
+    answer, notices, ranked, triples, cypher, picture, timings = outputs[-1]
+    assert answer.startswith("Most likely: CHARGE syndrome")
+    assert ranked[0][1] == "CHARGE syndrome" and triples and "MATCH" in cypher
+    assert picture is not None and picture.size[0] > 300
+    assert timings["total"] >= timings["evidence_picture"] > 0
+
+
+def test_selective_case_answers_with_an_option(pipeline):
+    case = {**CHD7, "selective": True, "option_a": "Leigh syndrome", "option_b": "CHARGE syndrome",
+            "option_c": "Cohen syndrome", "option_d": ""}
+    ranked = list(diagnose(pipeline, *case.values(), "cypher", "grounded", 0.0))[-1][2]
+    assert ranked[0][1] == "CHARGE syndrome" and ranked[0][RANKED_HEADERS.index("option")] == "B"
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"age": "500"}, "500 years is not possible"),
+    ({"age": "old"}, "not a number of years"),
+    ({"gene": "", "phenotypes": []}, "Give at least one facial phenotype or a gene"),
+    ({"selective": True, "option_a": "CHARGE syndrome"}, "at least two answer options"),
+])
+def test_user_errors_become_gr_error(pipeline, change, message):
+    with pytest.raises(gr.Error, match=message):
+        list(diagnose(pipeline, *{**CHD7, **change}.values(), "cypher", "grounded", 0.0))
+
+
+def test_unknown_mode_and_backend_are_refused(pipeline):
+    with pytest.raises(gr.Error, match="Unknown retrieval mode"):
+        list(ask(pipeline, "Which genes cause CHARGE syndrome?", "graph", "grounded", 0.0))
+    with pytest.raises(gr.Error, match="not available here"):
+        list(ask(pipeline, "Which genes cause CHARGE syndrome?", "cypher", "nonsense", 0.0))
+    assert available_backends(pipeline) == ["grounded"]
+
+
+def test_ask_handler_without_retrieval_says_there_is_nothing_to_answer_with(pipeline):
+    answer, *_, picture, timings = list(ask(pipeline, "What causes CHARGE syndrome?", "none", "grounded", 0.0))[-1]
+    assert answer.startswith("Nothing to answer with") and picture is None
+
+
+def test_form_vocabulary_and_examples(pipeline):
+    choices = phenotype_choices(pipeline.linker)
+    assert len({c.lower() for c in choices}) == len(choices) > len(pipeline.linker.names("FacePhenotype"))
+    assert "Proptosis" in choices
+    examples = publication_examples(pipeline)
+    assert examples[0][3] == "CHD7" and examples[0][6] is True and "CHARGE syndrome" in examples[0][7:]
+    assert example_label(examples[0]).startswith("CHD7 ")
+
+
+def test_demo_names_its_api_endpoints(pipeline):
+    demo = build_demo(pipeline)
+    names = {fn.api_name for fn in demo.fns.values()}
+    assert {"diagnose", "ask"} <= names
+
+
+# ---- command line --------------------------------------------------------------------------
+def test_host_is_loopback_unless_in_a_container_or_space():
+    assert default_host({}) == "127.0.0.1"
+    assert default_host({"FPKG_IN_CONTAINER": "1"}) == "0.0.0.0"
+    assert default_host({"SPACE_ID": "someone/fpkg-rag"}) == "0.0.0.0"
+    args = parse_args(["--port", "8123", "--host", "0.0.0.0"])
+    assert (args.port, args.host, args.warm_up) == (8123, "0.0.0.0", False)

