@@ -1,0 +1,106 @@
+"""python -m bench <command>: the paper's experiments, and performance and scale.
+
+    diagnosis     accuracy of the differential on a question file (Publication set by default)
+    domain        the 100 domain questions: coverage and a MiniLM BERTScore-style score per task
+    consistency   each question 5 times: share of the most frequent answer
+    temperature   accuracy at T = 0, 0.2, ..., 1.0 and its standard deviation
+    perf          per-stage latency, cold start, restart, memory, the GLEE refit baseline, scaling
+    all           everything above in one process (the pipeline starts once), then `report`
+    report        the latest results as a markdown table and plots; refreshes README's Results
+
+Every command takes --json (one JSON object on stdout) and writes its result under
+results/ (see bench/results.py). Progress goes to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+import time
+
+from bench import results
+from bench.runtime import BenchError, limit_threads, start_pipeline
+from kg_dump.settings import Settings, SettingsError
+
+# Each module has register(subparsers, common): its parser, with a `handler(args, context)`
+# that returns (variant, result dict, text summary).
+COMMAND_MODULES = ("bench.diagnosis", "bench.domain", "bench.repeat", "bench.perf", "bench.suite",
+                   "bench.report")
+# Registered when present: the hardening issue's `bench load` only has to add bench/load.py.
+OPTIONAL_MODULES = ("bench.load",)
+
+
+class Context:
+    """What handlers share: the settings, and one pipeline started on first use."""
+
+    def __init__(self, settings: Settings | None = None, pipeline=None):
+        self._settings, self._pipeline = settings, pipeline
+        self.started_pipeline = False
+
+    @property
+    def settings(self) -> Settings:
+        if self._settings is None:
+            self._settings = self._pipeline.settings if self._pipeline is not None else Settings.from_env()
+        return self._settings
+
+    @property
+    def pipeline(self):
+        if self._pipeline is None:
+            self._pipeline = start_pipeline(self.settings)
+            self.started_pipeline = True
+        return self._pipeline
+
+    def close(self) -> None:
+        if self.started_pipeline:
+            self._pipeline.close()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    common.add_argument("--results-dir", help="where results go (default: results/ or FPKG_RESULTS_DIR)")
+    common.add_argument("--torch-threads", type=int, default=int(os.environ.get("BENCH_TORCH_THREADS", "1")),
+                        help="torch intra-op threads (default 1: faster on a busy 2-core machine; 0 = torch's own)")
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="command")
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(subparsers, common)
+    for name in OPTIONAL_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name != name:  # the module exists but something it imports does not
+                raise
+            continue
+        module.register(subparsers, common)
+    return parser
+
+
+def main(argv: list[str] | None = None, *, pipeline=None, settings: Settings | None = None) -> int:
+    """Run one command; `pipeline` lets a caller (tests) share an already started one."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser().parse_args(argv)
+    context = Context(settings, pipeline)
+    limit_threads(args.torch_threads)
+    started = time.perf_counter()
+    try:
+        variant, result, text = args.handler(args, context)
+    except (BenchError, SettingsError) as e:
+        print(f"bench {args.command}: {e}", file=sys.stderr)
+        return 2
+    finally:
+        context.close()
+    if variant is not None:  # None: the handler saved what it made itself (report, all)
+        path = results.save(args.command, variant, result, seconds=time.perf_counter() - started, argv=argv,
+                            folder=args.results_dir)
+        print(f"saved {path}", file=sys.stderr)
+    print(json.dumps(result, indent=1, default=str) if args.json else text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

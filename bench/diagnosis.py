@@ -1,0 +1,204 @@
+"""python -m bench diagnosis: the differential's accuracy on any question file.
+
+    python -m bench diagnosis [--questions FILE.csv] [--mode cypher|vector|none]
+                              [--backend grounded|local|endpoint] [--hold-out-case] [--limit N] [--json]
+
+The file needs `Patient_question` and `True_answer` columns (others are ignored; the
+Publication set is the default). A question with "Choose from the following options:"
+and lettered options is selective, else non-selective. A prediction is right *strictly*
+when its normalised name equals the true answer's, and *linked* when it is, or when both
+link to the same disease node (options and answers are linked as the ranker links options).
+`--hold-out-case` drops the question's paper (`pmid` column) from the evidence.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bench.results import variant_name
+from bench.runtime import PUBLICATION, BenchError, percentiles, progress, question_file
+from retrieval.options import link_option
+from retrieval.vocabulary import normalise
+
+REQUIRED_COLUMNS = ("Patient_question", "True_answer")
+TOP_K = 10
+MODES = ("cypher", "vector", "none")
+BACKENDS = ("grounded", "local", "endpoint")
+
+
+@dataclass(frozen=True)
+class Question:
+    index: int
+    text: str
+    true_answer: str
+    pmid: int | None = None
+
+
+def read_questions(path: Path, *, need_pmid: bool = False, limit: int | None = None) -> list[Question]:
+    """The questions of a CSV file; a clear BenchError when a needed column or value is missing."""
+    if not path.is_file():
+        raise BenchError(f"no question file at {path}")
+    with open(path, encoding="utf-8-sig", newline="") as f:
+        reader = csv.DictReader(f)
+        columns = reader.fieldnames or []
+        missing = [c for c in REQUIRED_COLUMNS if c not in columns]
+        if missing:
+            raise BenchError(f"{path.name} lacks the column(s) {', '.join(missing)} (it has: {', '.join(columns)})")
+        if need_pmid and "pmid" not in columns:
+            raise BenchError(f"--hold-out-case needs a pmid column naming each question's paper; "
+                             f"{path.name} has only: {', '.join(columns)}")
+        questions = []
+        for index, row in enumerate(reader):
+            if limit is not None and len(questions) >= limit:
+                break
+            questions.append(Question(index, row["Patient_question"], row["True_answer"].strip(),
+                                      _pmid(row.get("pmid"), index, path.name, need_pmid)))
+    if not questions:
+        raise BenchError(f"{path.name} holds no questions")
+    return questions
+
+
+def _pmid(value: str | None, index: int, name: str, needed: bool) -> int | None:
+    text = (value or "").strip()
+    if not text:
+        if needed:
+            raise BenchError(f"{name}, question {index}: --hold-out-case needs a pmid, the cell is empty")
+        return None
+    try:
+        return int(float(text))
+    except ValueError:
+        raise BenchError(f"{name}, question {index}: pmid {text!r} is not a number") from None
+
+
+class Judge:
+    """Strict and linked correctness; each name's disease link is looked up once."""
+
+    def __init__(self, linker):
+        self.linker = linker
+        self._nodes: dict[str, int | None] = {}
+
+    def node_of(self, name: str) -> int | None:
+        if name not in self._nodes:
+            self._nodes[name] = link_option(name, self.linker).node_id if name.strip() else None
+        return self._nodes[name]
+
+    def judge(self, predicted, true_answer: str) -> tuple[bool, bool]:
+        if predicted is None:
+            return False, False
+        strict = normalise(predicted.name) == normalise(true_answer)
+        node = predicted.node_id if predicted.node_id is not None else self.node_of(predicted.name)
+        truth = self.node_of(true_answer)
+        return strict, strict or (truth is not None and node == truth)
+
+
+def diagnose_one(pipeline, question: Question, *, mode: str, backend: str | None, temperature: float = 0.0,
+                 seed: int = 0, hold_out: bool = False):
+    """What `Pipeline.diagnose_question` does, with the parse (NER) timed: (result, timings_ms)."""
+    started = time.perf_counter()
+    case, notices = pipeline.parse_question(question.text)
+    parsed = time.perf_counter()
+    exclude = frozenset({question.pmid}) if hold_out and question.pmid is not None else frozenset()
+    result = pipeline.diagnose(case, mode=mode, backend=backend, temperature=temperature, seed=seed,
+                               exclude_pmids=exclude, question=question.text)
+    result.notices[:0] = notices
+    timings = {"ner": round((parsed - started) * 1000, 2), **result.timings_ms,
+               "total": round((time.perf_counter() - started) * 1000, 2)}
+    return result, timings
+
+
+def score_item(judge: Judge, question: Question, result, timings: dict[str, float]) -> dict[str, Any]:
+    predictions = result.predictions()[:TOP_K]
+    judged = [judge.judge(p, question.true_answer) for p in predictions]
+    top1 = judged[0] if judged and result.predicted is not None else (False, False)
+    return {"index": question.index, "true_answer": question.true_answer, "selective": result.selective,
+            "predicted": [{"name": p.name, "id": p.disease_id, "score": p.score} for p in predictions],
+            "top1_strict": top1[0], "top1_linked": top1[1],
+            "top10_strict": any(s for s, _ in judged), "top10_linked": any(lk for _, lk in judged),
+            "timings_ms": timings, "notices": result.notices}
+
+
+METRICS = ("top1_strict", "top1_linked", "top10_strict", "top10_linked")
+
+
+def accuracy(items: list[dict[str, Any]]) -> dict[str, Any]:
+    """Shares of right answers, overall and for selective / non-selective questions apart."""
+    def shares(subset: list[dict[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {"n": len(subset)}
+        out.update({m: round(sum(i[m] for i in subset) / len(subset), 4) if subset else None for m in METRICS})
+        return out
+
+    out = shares(items)
+    out["selective"] = shares([i for i in items if i["selective"]])
+    out["non_selective"] = shares([i for i in items if not i["selective"]])
+    return out
+
+
+def run(pipeline, questions: list[Question], *, mode: str = "cypher", backend: str | None = None,
+        hold_out: bool = False, temperature: float = 0.0, seed: int = 0, source: str = "") -> dict[str, Any]:
+    judge = Judge(pipeline.linker)
+    items = []
+    for question in progress(questions, f"diagnosis {source} {mode}{' held-out' if hold_out else ''}"):
+        result, timings = diagnose_one(pipeline, question, mode=mode, backend=backend, temperature=temperature,
+                                       seed=seed, hold_out=hold_out)
+        items.append(score_item(judge, question, result, timings))
+    backend_name = backend or pipeline.settings.llm_backend
+    out = {"questions": source, "mode": mode, "backend": backend_name, "hold_out_case": hold_out,
+           "temperature": temperature, "accuracy": accuracy(items),
+           "latency_ms": percentiles(i["timings_ms"]["total"] for i in items), "items": items}
+    if mode == "none" and backend_name == "grounded":
+        out["note"] = ("mode 'none' with the grounded backend answers nothing (no retrieval, no LLM): "
+                       "it is the paper's vanilla baseline only with an LLM backend")
+    return out
+
+
+def summary(result: dict[str, Any]) -> str:
+    acc = result["accuracy"]
+    lines = [f"{result['questions']}: mode {result['mode']}, backend {result['backend']}"
+             f"{', paper held out' if result['hold_out_case'] else ''}; {acc['n']} questions"]
+    for kind in ("selective", "non_selective"):
+        part = acc[kind]
+        if part["n"]:
+            lines.append(f"  {kind:<14} n={part['n']:<4} top-1 strict {part['top1_strict']:.1%}  "
+                         f"linked {part['top1_linked']:.1%}   top-10 strict {part['top10_strict']:.1%}  "
+                         f"linked {part['top10_linked']:.1%}")
+    latency = result["latency_ms"]
+    lines.append(f"  latency per question: p50 {latency['p50']:.0f} ms, p95 {latency['p95']:.0f} ms")
+    if "note" in result:
+        lines.append(f"  note: {result['note']}")
+    return "\n".join(lines)
+
+
+# ---- command line ----------------------------------------------------------------------
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--questions", type=Path,
+                        help=f"a CSV file, or a file name in the data folder's datasets/ (default: {PUBLICATION})")
+    parser.add_argument("--mode", choices=MODES, default="cypher")
+    parser.add_argument("--backend", choices=BACKENDS, help="default: LLM_BACKEND")
+    parser.add_argument("--hold-out-case", action="store_true",
+                        help="drop the question's own paper (pmid column) from the evidence")
+    parser.add_argument("--limit", type=int, help="only the first N questions")
+    parser.add_argument("--temperature", type=float, default=0.0)
+    parser.add_argument("--seed", type=int, default=0)
+
+
+def register(subparsers, common: argparse.ArgumentParser) -> None:
+    parser = subparsers.add_parser("diagnosis", parents=[common], help="accuracy of the differential diagnosis",
+                                   description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_arguments(parser)
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace, context) -> tuple[str, dict[str, Any], str]:
+    path = question_file(context.settings, args.questions, PUBLICATION)
+    questions = read_questions(path, need_pmid=args.hold_out_case, limit=args.limit)
+    result = run(context.pipeline, questions, mode=args.mode, backend=args.backend, hold_out=args.hold_out_case,
+                 temperature=args.temperature, seed=args.seed, source=path.stem)
+    variant = variant_name(path.stem, args.mode, result["backend"], args.hold_out_case and "holdout",
+                           args.limit and f"limit{args.limit}", args.temperature and f"t{args.temperature}")
+    return variant, result, summary(result)

@@ -1,0 +1,104 @@
+"""python -m bench report: the latest results as markdown tables and PNG plots.
+
+    python -m bench report [--readme README.md | --no-readme] [--json]
+
+Writes results/RESULTS.md and results/plots/*.png, and replaces the part of the README
+between `<!-- results:start -->` and `<!-- results:end -->` (nothing else; a README without
+the markers gets a "## Results" section appended). Sections whose results are missing are
+left out; each run's command to rerun it is listed.
+"""
+
+from __future__ import annotations
+
+import argparse
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from bench import report_plots, results
+from bench.report_tables import TABLES, md_table
+
+README = results.REPO_ROOT / "README.md"
+START, END = "<!-- results:start -->", "<!-- results:end -->"
+
+
+def replace_section(text: str, section: str) -> str:
+    """`text` with what lies between the markers replaced by `section` (appended if absent)."""
+    start, end = text.find(START), text.find(END)
+    if start == -1 or end == -1 or end < start:
+        if START in text or END in text:
+            raise ValueError("the README has only one of the results markers, or them in the wrong order")
+        return text.rstrip("\n") + f"\n\n## Results\n\n{START}\n{section.strip()}\n{END}\n"
+    return text[:start + len(START)] + "\n" + section.strip() + "\n" + text[end:]
+
+
+def refresh_readme(path: Path, section: str) -> None:
+    path.write_text(replace_section(path.read_text(encoding="utf-8"), section), encoding="utf-8")
+
+
+def header(records: dict[str, dict[str, dict[str, Any]]]) -> list[str]:
+    runs = [r for variants in records.values() for r in variants.values()]
+    newest = max(runs, key=lambda r: r["finished_at"])
+    m = newest["machine"]
+    return [f"Measured {newest['finished_at'][:10]} on {m['cpus']} CPU cores ({m['cpu_model']}), "
+            f"{m['ram_gb']} GB RAM, Python {m['python']}; load average at the end {m['load_average']} "
+            f"(the machine is shared: latencies include other people's work), torch threads "
+            f"{m.get('torch_threads')}. Rerun everything with `python -m bench all` "
+            f"(then `python -m bench report`), or the single commands listed at the end."]
+
+
+def render(records: dict[str, dict[str, dict[str, Any]]], plots: list[str], plot_prefix: str) -> str:
+    if not records:
+        return "_No results yet: run `python -m bench all`._"
+    lines = header(records)
+    for title, table in TABLES:
+        rows = table(records)
+        if rows:
+            lines += ["", f"**{title}**", "", *rows]
+    if plots:
+        lines += ["", "**Plots** (written by `python -m bench report`; results/ is not committed)", ""]
+        lines += [f"![{Path(p).stem}]({plot_prefix}{Path(p).name})" for p in plots]
+    commands = sorted({r["rerun"] for variants in records.values() for r in variants.values()})
+    lines += ["", "**Commands to rerun**", "", "```", *commands, "```"]
+    return "\n".join(lines)
+
+
+def make_report(folder: str | Path | None = None, readme: Path | None = README) -> tuple[str, str]:
+    """Write RESULTS.md and the plots; refresh `readme` when given and present. Returns (path, markdown)."""
+    root = results.results_dir(folder)
+    records = results.latest(root)
+    plots = report_plots.make_plots(records, root / "plots")
+    markdown = render(records, plots, "plots/")
+    root.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(UTC).isoformat(timespec="seconds")
+    (root / "RESULTS.md").write_text(f"# Benchmark results\n\n_Report made {stamp}._\n\n{markdown}\n")
+    if readme is not None and readme.exists():
+        relative = _relative(root / "plots", readme.parent)
+        refresh_readme(readme, render(records, plots, relative + "/"))
+    return str(root / "RESULTS.md"), markdown
+
+
+def _relative(path: Path, start: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(start.resolve()))
+    except ValueError:
+        return str(path.resolve())
+
+
+def register(subparsers, common: argparse.ArgumentParser) -> None:
+    parser = subparsers.add_parser("report", parents=[common], help="markdown tables, plots, README Results",
+                                   description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--readme", type=Path, default=README)
+    parser.add_argument("--no-readme", action="store_true", help="leave the README alone")
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace, context) -> tuple[None, dict[str, Any], str]:
+    readme = None if args.no_readme else args.readme
+    path, markdown = make_report(args.results_dir, readme)
+    refreshed = readme is not None and readme.exists()
+    return None, {"report": path, "readme": str(readme) if refreshed else None, "markdown": markdown}, (
+        markdown + f"\n\n(written to {path}" + (f"; {readme} refreshed)" if refreshed else ")"))
+
+
+__all__ = ["md_table", "make_report", "refresh_readme", "replace_section"]

@@ -1,0 +1,73 @@
+"""What every benchmark shares: the pipeline, the data files, progress bars and percentiles."""
+
+from __future__ import annotations
+
+import statistics
+import sys
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import TypeVar
+
+import numpy as np
+from tqdm import tqdm
+
+from kg_dump.settings import Settings
+
+T = TypeVar("T")
+PUBLICATION = "Publication_patient_question.csv"
+PUBLICATION_OPEN = "Publication_patient_question_withoutchoices.csv"
+DOMAIN_QA = "domain_qa.xlsx"
+
+
+class BenchError(Exception):
+    """A benchmark cannot run as asked (a missing column, file or backend): the message says why."""
+
+
+def dataset(settings: Settings, name: str) -> Path:
+    path = settings.data_dir / "datasets" / name
+    if not path.is_file():
+        raise BenchError(f"{path} does not exist (is FPKG_DATA_DIR the FPKG data folder?)")
+    return path
+
+
+def question_file(settings: Settings, given: Path | None, default: str) -> Path:
+    """A question file: the path given, else that name in the data folder's datasets/, else `default` there."""
+    if given is None:
+        return dataset(settings, default)
+    if given.exists() or given.parent != Path("."):
+        return given
+    return dataset(settings, given.name)
+
+
+def start_pipeline(settings: Settings):
+    """The app's pipeline, its start messages on stderr (stdout may carry --json)."""
+    from app.pipeline import Pipeline
+
+    return Pipeline.start(settings, progress=lambda message: print(message, file=sys.stderr))
+
+
+def progress(items: Iterable[T], desc: str, total: int | None = None) -> Iterator[T]:
+    """A progress bar on stderr (stdout may carry --json); sparser when stderr is a log file."""
+    yield from tqdm(items, desc=desc, total=total, file=sys.stderr, leave=False,
+                    mininterval=1.0 if sys.stderr.isatty() else 15.0)
+
+
+def percentiles(values: Iterable[float]) -> dict[str, float]:
+    values = [float(v) for v in values]
+    if not values:
+        return {"n": 0}
+    return {"n": len(values), "p50": round(float(np.percentile(values, 50)), 3),
+            "p95": round(float(np.percentile(values, 95)), 3), "mean": round(statistics.fmean(values), 3),
+            "max": round(max(values), 3)}
+
+
+def limit_threads(threads: int) -> int:
+    """Torch's intra-op threads. On a shared 2-core machine two threads contend with other work:
+    one thread embedded a question ~10x faster there. Returns what was set (0: torch absent)."""
+    try:
+        import torch
+    except ModuleNotFoundError:
+        return 0
+    if threads > 0:
+        torch.set_num_threads(threads)
+    return torch.get_num_threads()
