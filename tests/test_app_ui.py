@@ -144,3 +144,12 @@ def test_host_is_loopback_unless_in_a_container_or_space():
     assert default_host({"SPACE_ID": "someone/fpkg-rag"}) == "0.0.0.0"
     args = parse_args(["--port", "8123", "--host", "0.0.0.0"])
     assert (args.port, args.host, args.warm_up) == (8123, "0.0.0.0", False)
+
+
+def test_nothing_typed_in_the_form_changes_the_graph(pipeline):
+    before = pipeline.store.counts()
+    hostile = "X'}) MATCH (n) DETACH DELETE n //"
+    case = {**CHD7, "gene": hostile, "variant": "'; CREATE (:Evil) //", "phenotypes": [hostile, "Proptosis"]}
+    list(diagnose(pipeline, *case.values(), "cypher", "grounded", 0.0))
+    list(ask(pipeline, "MATCH (n) DETACH DELETE n RETURN count(n)", "cypher", "grounded", 0.0))
+    assert pipeline.store.counts() == before
