@@ -13,7 +13,7 @@ from retrieval.intent import find_mentions
 from retrieval.linking import EntityLinker
 from retrieval.options import split_question
 
-_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _MONTHS = re.compile(r"month|mo\b", re.IGNORECASE)
 SEXES = {"female": "female", "girl": "female", "woman": "female", "f": "female",
          "male": "male", "boy": "male", "man": "male", "m": "male"}
@@ -49,9 +49,10 @@ def parse_case(question: str, recognizer, linker: EntityLinker) -> tuple[Diagnos
             known.add(link.mention.lower())
         elif link.label == "Genotype":
             first.setdefault("GENE", link.mention)
+    age = next((span for span in spans if span.type == "AGE"), None)
     case = DiagnosisCase(
         phenotypes=tuple(phenotypes), gene=first.get("GENE"), variant=first.get("MUTATION"),
-        age_years=parse_age_years(first["AGE"]) if "AGE" in first else None,
+        age_years=parse_age_years(_signed(stem, age)) if age else None,
         sex=parse_sex(first["GENDER"]) if "GENDER" in first else None,
         ethnicity=first.get("RACE"), options=options or None)
     notices = []
@@ -60,6 +61,15 @@ def parse_case(question: str, recognizer, linker: EntityLinker) -> tuple[Diagnos
     if not case.gene:
         notices.append("No gene was recognised in the text.")
     return case, notices
+
+
+def _signed(text: str, span) -> str:
+    """The span's text with a minus sign written just before it ("a -5 year old"), which the
+    tagger leaves out: dropping it would turn an impossible age into a plausible one."""
+    before = text[max(span.start - 2, 0):span.start]
+    if before[-1:] in ("-", "\u2212") and (len(before) < 2 or before[0].isspace()):
+        return "-" + span.text
+    return span.text
 
 
 def _inside(mention: str, known: set[str]) -> bool:

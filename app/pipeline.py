@@ -12,11 +12,11 @@ from dataclasses import dataclass, field, replace
 
 from app.answers import diagnosis_evidence, facts_evidence, reply_to_prediction
 from app.case_parser import parse_case
-from app.validation import validate_case, validate_question
+from app.validation import InputError, validate_case, validate_mode, validate_question, validate_temperature
 from kg_dump.build import BuildReport, ensure_built
 from kg_dump.settings import Settings
 from llm.base import GenerationRequest, Generator, LLMError
-from llm.factory import make_generator
+from llm.factory import known_backends, make_generator
 from llm.grounded import GroundedWriter
 from llm.prompts import ask_messages, rag_diagnosis_messages, vanilla_diagnosis_messages
 from retrieval.cypher_mode import CypherRetriever
@@ -91,14 +91,21 @@ class Pipeline:
         return self._vector
 
     def generator(self, backend: str | None) -> Generator:
-        return make_generator(self.settings, backend or self.settings.llm_backend)
+        name = backend or self.settings.llm_backend
+        if not isinstance(name, str) or name.strip().lower() not in known_backends():
+            raise InputError(f"Unknown LLM backend {name!r}; choose one of {', '.join(known_backends())}.")
+        return make_generator(self.settings, name)
 
     # ---- diagnosis ---------------------------------------------------------------------
     def parse_question(self, question: str) -> tuple[DiagnosisCase, list[str]]:
-        validate_question(question)
-        return parse_case(question, self.recognizer, self.linker)
+        question = validate_question(question)  # the cleaned text: no control or zero-width characters
+        case, notices = parse_case(question, self.recognizer, self.linker)
+        if getattr(self.recognizer, "notice", None):  # e.g. the NER model is missing: rules only
+            notices.append(self.recognizer.notice)
+        return case, notices
 
     def diagnose_question(self, question: str, **options) -> PipelineResult:
+        question = validate_question(question)
         case, notices = self.parse_question(question)
         result = self.diagnose(case, question=question, **options)
         result.notices[:0] = notices
@@ -111,6 +118,7 @@ class Pipeline:
                         temperature: float = 0.0, seed: int = 0, exclude_pmids: frozenset[int] = frozenset(),
                         question: str | None = None) -> Iterator[PipelineResult]:
         case = validate_case(case, mode)
+        temperature = validate_temperature(temperature)
         generator = self.generator(backend)
         result = PipelineResult("diagnosis", mode, generator.name, selective=bool(case.options), case=case)
         question = question or describe_case(case)
@@ -138,7 +146,8 @@ class Pipeline:
 
     def ask_stream(self, question: str, *, mode: str = "cypher", backend: str | None = None,
                    temperature: float = 0.0, seed: int = 0) -> Iterator[PipelineResult]:
-        question = validate_question(question)
+        question, mode = validate_question(question), validate_mode(mode)
+        temperature = validate_temperature(temperature)
         generator = self.generator(backend)
         result = PipelineResult("ask", mode, generator.name)
         if mode == "none":
@@ -170,6 +179,8 @@ class Pipeline:
             for piece in generator.stream(request):
                 result.answer += piece
                 yield result
+            if generator.is_llm and not result.answer.strip():
+                raise LLMError("it returned an empty reply")
         except LLMError as e:
             result.notices.append(f"The {generator.name} LLM failed ({e}); showing the grounded answer instead.")
             result.answer = GroundedWriter().generate(replace(request, grounding=grounding))

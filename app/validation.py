@@ -11,6 +11,8 @@ MAX_QUESTION_CHARS = 5000
 MAX_FIELD_CHARS = 300
 MAX_PHENOTYPES = 60
 MAX_AGE_YEARS = 130
+MAX_TEMPERATURE = 2.0  # the OpenAI API's upper bound
+OPTION_LETTERS = "ABCDEFGH"
 
 
 class InputError(ValueError):
@@ -21,8 +23,9 @@ def clean_text(text: object) -> str:
     """Control and zero-width characters removed, spaces folded."""
     if text is None:
         return ""
+    # Cf: zero-width and direction marks; Cs: lone surrogates, which UTF-8 cannot encode
     kept = "".join(" " if unicodedata.category(c) in ("Cc", "Zl", "Zp") else c for c in str(text)
-                   if unicodedata.category(c) != "Cf")
+                   if unicodedata.category(c) not in ("Cf", "Cs"))
     return " ".join(kept.split())
 
 
@@ -35,6 +38,59 @@ def validate_question(question: object) -> str:
     return text
 
 
+def validate_mode(mode: object) -> str:
+    from app.pipeline import MODES
+
+    if mode not in MODES:
+        raise InputError(f"Unknown retrieval mode {mode!r}; choose one of {', '.join(MODES)}.")
+    return mode
+
+
+def validate_temperature(temperature: object) -> float:
+    try:
+        value = float(temperature)
+    except (TypeError, ValueError):
+        raise InputError(f"The temperature {temperature!r} is not a number.") from None
+    if not 0.0 <= value <= MAX_TEMPERATURE:  # also refuses NaN
+        raise InputError(f"A temperature of {value:g} is out of range; give one from 0 to {MAX_TEMPERATURE:g}.")
+    return value
+
+
+def _age(value: object) -> float | None:
+    """The age as a number of years (a numeric string is accepted; bool is not a number)."""
+    if value is None or value == "":
+        return None
+    try:
+        age = float(value) if not isinstance(value, bool) else None
+    except (TypeError, ValueError):
+        age = None
+    if age is None:
+        raise InputError(f"The age {clean_text(value)[:40]!r} is not a number of years.")
+    if not 0 <= age <= MAX_AGE_YEARS:  # also refuses NaN
+        raise InputError(f"An age of {age:g} years is not possible; give an age from 0 to {MAX_AGE_YEARS}.")
+    return age
+
+
+def _options(options: object) -> dict[str, str] | None:
+    """{letter: disease name}; a plain list of names is lettered A, B, ... in order."""
+    if not options:
+        return None
+    if isinstance(options, str) or len(options) > len(OPTION_LETTERS):
+        raise InputError(f"Give the answer options as up to {len(OPTION_LETTERS)} separate names, one per letter.")
+    pairs = list(options.items() if isinstance(options, dict) else zip(OPTION_LETTERS, options, strict=False))
+    letters = [clean_text(k)[:1].upper() for k, _ in pairs]
+    if "" in letters or len(set(letters)) < len(letters):
+        # two keys folding to one letter would silently drop an option
+        raise InputError("Each answer option needs a letter of its own (A, B, C, ...).")
+    named = {letter: _field(v, "option") for letter, (_, v) in zip(letters, pairs, strict=True)}
+    kept = {letter: name for letter, name in named.items() if name}
+    if len(kept) < 2:
+        raise InputError("A selective question needs at least two answer options.")
+    if len({name.lower() for name in kept.values()}) < len(kept):
+        raise InputError("Two answer options are the same; give distinct options.")
+    return kept
+
+
 def _field(value: object, name: str) -> str | None:
     text = clean_text(value)
     if len(text) > MAX_FIELD_CHARS:
@@ -43,26 +99,16 @@ def _field(value: object, name: str) -> str | None:
 
 
 def validate_case(case: DiagnosisCase, mode: str) -> DiagnosisCase:
-    from app.pipeline import MODES
-
-    if mode not in MODES:
-        raise InputError(f"Unknown retrieval mode {mode!r}; choose one of {', '.join(MODES)}.")
-    if case.age_years is not None and not 0 <= case.age_years <= MAX_AGE_YEARS:
-        raise InputError(f"An age of {case.age_years:g} years is not possible; give an age from 0 to {MAX_AGE_YEARS}.")
-    phenotypes = [p for p in (_field(p, "facial phenotype") for p in case.phenotypes) if p]
+    validate_mode(mode)
+    age = _age(case.age_years)
+    given = (case.phenotypes,) if isinstance(case.phenotypes, str) else case.phenotypes or ()  # one name, not letters
+    phenotypes = [p for p in (_field(p, "facial phenotype") for p in given) if p]
     phenotypes = list(dict.fromkeys(phenotypes))
     if len(phenotypes) > MAX_PHENOTYPES:
         raise InputError(f"{len(phenotypes)} phenotypes were given; the limit is {MAX_PHENOTYPES}.")
     gene = _field(case.gene, "gene")
     if not phenotypes and not gene:
         raise InputError("Give at least one facial phenotype or a gene: there is nothing to diagnose from.")
-    options = None
-    if case.options:
-        options = {letter: name for letter, name in
-                   ((clean_text(k)[:1].upper(), _field(v, "option")) for k, v in case.options.items()) if name}
-        if len(options) < 2:
-            raise InputError("A selective question needs at least two answer options.")
-        if len({name.lower() for name in options.values()}) < len(options):
-            raise InputError("Two answer options are the same; give distinct options.")
     return replace(case, phenotypes=tuple(phenotypes), gene=gene, variant=_field(case.variant, "variant"),
-                   sex=_field(case.sex, "sex"), ethnicity=_field(case.ethnicity, "ethnicity"), options=options)
+                   age_years=age, sex=_field(case.sex, "sex"), ethnicity=_field(case.ethnicity, "ethnicity"),
+                   options=_options(case.options))

@@ -16,7 +16,7 @@ from retrieval.cypher_checker import check_cypher
 from retrieval.intent import detect_intent, find_mentions
 from retrieval.linking import EntityLinker
 from retrieval.result import CypherRun, RetrievalResult, Triple
-from retrieval.store import GraphStore, StoreError
+from retrieval.store import GraphStore, QueryRejected, StoreError
 from retrieval.templates import run_template
 from retrieval.vocabulary import normalise
 
@@ -44,7 +44,9 @@ class CypherRetriever:
         if generator is not None and generator.is_llm:
             self._llm_query(question, generator, result)
             if not result.triples:
-                result.notices.append("The LLM's query found nothing; the intent templates answered instead.")
+                last = result.cypher[-1] if result.cypher else None
+                what = "could not be run" if last is None or last.error else "found nothing"
+                result.notices.append(f"The LLM's query {what}; the intent templates answered instead.")
         if not result.triples:
             intent = detect_intent(question, mentions)
             if intent is None:
@@ -85,6 +87,8 @@ class CypherRetriever:
                 rows = self.store.query(check.query, timeout_ms=LLM_QUERY_TIMEOUT_MS)
             except StoreError as e:
                 run.error = str(e)
+                if isinstance(e, QueryRejected) and "refused a write" in run.error:  # the server's own guard
+                    result.notices.append("Blocked an LLM-written query: the graph store refused it as a write")
                 previous, error = written, run.error
                 continue
             run.rows = len(rows)

@@ -146,7 +146,9 @@ class EntityLinker:
         if index is None:
             return []
         key = normalise(mention)
-        exact = index.exact.get(key) if key else None
+        if not key:  # only punctuation, emoji or a redaction ('*****'): nothing to match on
+            return []
+        exact = index.exact.get(key)
         if label == "Genotype" and not exact:
             exact = index.exact.get(key.replace(" ", ""))
         if exact:
