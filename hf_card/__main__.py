@@ -34,6 +34,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--license", default="apache-2.0", help="licence id for the card (default: apache-2.0)")
     p.add_argument("--dry-run", action="store_true", help="print the files and the card; no network")
     p.set_defaults(run=_push)
+    from hf_card.space_cli import add_space_parser
+
+    add_space_parser(sub)
     return parser
 
 
