@@ -1,0 +1,200 @@
+"""Faults: the graph server killed mid-session, the LLM endpoint down, slow or answering garbage,
+the NER model missing, a corrupt graph snapshot. A request either recovers or says clearly what
+failed, and the one after it succeeds; a failing LLM never hides the graph's grounded answer.
+
+The tests that kill or corrupt a server use one of their own (a copy of the session graph's
+snapshot, or a cache folder of their own), never the session's.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from app.pipeline import Pipeline, PipelineResult
+from kg_dump.build import manifest_path
+from llm.endpoint import EndpointGenerator
+from llm.factory import clear_cache
+from ner.predict import EntityRecognizer
+from retrieval.diagnose import DiagnosisCase
+from retrieval.embedded_falkordb import RDB_NAME, EmbeddedFalkorDB
+from retrieval.falkordb_store import FalkorDBStore
+from retrieval.store import StoreError, open_store
+from tests.hardening_support import with_endpoint, with_generator
+from tests.openai_server import running_server
+
+CHARGE = DiagnosisCase(("Wide nasal bridge", "Posteriorly rotated ears", "Chorioretinal coloboma"),
+                       gene="CHD7", variant="c.2443-2A>G", age_years=5, sex="female")
+GROUNDED_CHARGE = "Most likely: CHARGE syndrome"
+CROUZON_Q = "What facial phenotypes are associated with Crouzon syndrome?"
+LLM_FAILED = "LLM failed"
+
+
+def grounded_with_notice(result: PipelineResult) -> None:
+    assert result.done and result.answer.startswith(GROUNDED_CHARGE), result.answer[:300]
+    assert any(LLM_FAILED in n and "grounded answer" in n for n in result.notices), result.notices
+
+
+# ---- the graph server killed -------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def own_server_pipeline(pipeline, tmp_path_factory):
+    """The session's graph and indexes, served by an embedded FalkorDB of its own, started from a
+    copy of the session server's snapshot: this one may be killed."""
+    server = pipeline.store.server
+    if server is None or not server.rdb_path.is_file():
+        pytest.skip("the session graph is not in an embedded FalkorDB with a snapshot")
+    folder = tmp_path_factory.mktemp("killable") / "falkordb"
+    folder.mkdir()
+    shutil.copy(server.rdb_path, folder / RDB_NAME)
+    own = EmbeddedFalkorDB(folder).start()
+    store = FalkorDBStore(pipeline.store.graph_name, server=own, owns_server=True)
+    started = Pipeline(pipeline.settings, store, pipeline.linker, pipeline.ranker.ontology, pipeline.recognizer)
+    yield started
+    started.close()
+
+
+def kill(server: EmbeddedFalkorDB) -> None:
+    pid = server.pid
+    assert pid is not None and pid != os.getpid()
+    os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while server.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not server.is_alive()
+
+
+@pytest.mark.parametrize("request_kind", ["diagnose", "ask"])
+def test_graph_server_killed_mid_session(pipeline, own_server_pipeline, request_kind):
+    expected = pipeline.store.counts()
+    pipeline = own_server_pipeline
+    server = pipeline.store.server
+    call = (lambda: pipeline.diagnose(CHARGE)) if request_kind == "diagnose" else (lambda: pipeline.ask(CROUZON_Q))
+    before = call()
+    restarts = server.restarts
+    kill(server)
+    try:  # the next request recovers (restart from the snapshot) or says clearly that it failed
+        after_kill = call()
+        assert after_kill.answer == before.answer
+    except StoreError as e:
+        assert "FalkorDB" in str(e) or "graph" in str(e)
+    assert call().answer == before.answer  # and the one after that succeeds
+    assert server.restarts == restarts + 1 and server.is_alive()
+    assert pipeline.store.counts() == expected  # restarted from its snapshot, whole
+
+
+# ---- the LLM endpoint down, slow, or answering garbage ---------------------------------------------
+def closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]  # closed again when the block ends: nothing listens there
+
+
+def test_llm_endpoint_down(pipeline):
+    down = with_endpoint(pipeline, f"http://127.0.0.1:{closed_port()}/v1")
+    try:
+        result = down.diagnose(CHARGE, backend="endpoint")
+        asked = down.ask(CROUZON_Q, backend="endpoint")
+    finally:
+        clear_cache()
+    grounded_with_notice(result)
+    assert any("cannot reach" in n for n in result.notices)
+    # a free question: the LLM can write no query, the templates answer, the grounded writer words it
+    assert any("could not write a query" in n for n in asked.notices)
+    assert any(LLM_FAILED in n for n in asked.notices) and "Hypertelorism" in asked.answer
+
+
+def test_llm_endpoint_slower_than_its_timeout(pipeline):
+    with running_server() as server:
+        server.behaviour = "slow"  # answers after 1.5 s
+        settings = replace(pipeline.settings, llm_backend="endpoint", llm_endpoint=server.url)
+        slow = with_generator(pipeline, EndpointGenerator(settings, timeout=0.5, retries=0))
+        started = time.monotonic()
+        result = slow.diagnose(CHARGE)
+        took = time.monotonic() - started
+    grounded_with_notice(result)
+    assert any("did not answer within 0.5 s" in n for n in result.notices)
+    assert took < 5
+
+
+@pytest.mark.parametrize("behaviour, reply, says", [
+    ("500", None, "HTTP 500"),
+    # a streamed reply that is one broken JSON body, or a body without choices, carries no text
+    ("bad_json", None, "empty reply"),
+    ("no_choices", None, "empty reply"),
+    ("bad_stream", None, "malformed JSON"),  # words, then a broken chunk: the words are replaced
+    ("ok", "", "empty reply"),
+    ("ok", " \n\t ", "empty reply"),
+])
+def test_llm_endpoint_answering_garbage(pipeline, behaviour, reply, says):
+    with running_server() as server:
+        server.behaviour = behaviour
+        if reply is not None:
+            server.reply = reply
+        try:
+            result = with_endpoint(pipeline, server.url).diagnose(CHARGE, backend="endpoint")
+        finally:
+            clear_cache()
+    grounded_with_notice(result)
+    assert any(says in n for n in result.notices), result.notices
+
+
+@pytest.mark.parametrize("behaviour", ["bad_json", "no_choices", "500"])
+def test_free_question_with_an_llm_answering_garbage(pipeline, behaviour):
+    """The LLM writes no usable query and no answer: the templates and the grounded writer answer."""
+    with running_server() as server:
+        server.behaviour = behaviour
+        try:
+            result = with_endpoint(pipeline, server.url).ask(CROUZON_Q, backend="endpoint")
+        finally:
+            clear_cache()
+    assert "Hypertelorism" in result.answer and result.cypher[-1].origin.startswith("template:")
+    assert any("could not write a query" in n for n in result.notices)
+    assert any(LLM_FAILED in n and "grounded answer" in n for n in result.notices), result.notices
+
+
+# ---- the NER model missing ------------------------------------------------------------------------
+@pytest.mark.parametrize("model", ["missing folder", None])
+def test_ner_model_missing_runs_rules_only_with_a_notice(pipeline, tmp_path, model):
+    given = str(tmp_path / "no-such-model") if model else None
+    recognizer = EntityRecognizer.load(given, gene_vocabulary=pipeline.linker.names("Genotype"))
+    assert not recognizer.model_available and "using rules only" in recognizer.notice
+    rules_only = Pipeline(pipeline.settings, pipeline.store, pipeline.linker, pipeline.ranker.ontology, recognizer)
+    result = rules_only.diagnose_question("A 5 year old girl with a CHD7 mutation, c.2443-2A>G, a wide nasal "
+                                          "bridge and chorioretinal coloboma. What disease might she have?")
+    assert recognizer.notice in result.notices  # the user is told the model is missing
+    assert result.case.gene == "CHD7" and result.case.age_years == 5.0
+    assert result.answer.startswith(GROUNDED_CHARGE)
+
+
+# ---- a corrupt graph snapshot -----------------------------------------------------------------------
+def test_corrupt_snapshot_is_rebuilt_from_the_dump(pipeline, tmp_path):
+    """A cache folder of its own: the session's built indexes and manifest, and a snapshot of garbage.
+    The start discards the snapshot, sees the store no longer matches the manifest, and rebuilds."""
+    source = pipeline.settings.cache_dir
+    settings = replace(pipeline.settings, cache_dir=tmp_path)
+    for cached in [*source.glob("hpo_layer-*.json.gz"), manifest_path(pipeline.settings)]:
+        shutil.copy(cached, tmp_path / cached.name)  # the HPO layer, parsed once, and the manifest
+    if (source / "linking").is_dir():
+        shutil.copytree(source / "linking", tmp_path / "linking")  # the linker's name vectors
+    snapshot = tmp_path / "falkordb" / RDB_NAME
+    snapshot.parent.mkdir()
+    snapshot.write_bytes(os.urandom(64 * 1024))
+    expected = pipeline.store.counts()
+
+    rebuilt = Pipeline.start(settings, progress=lambda message: None)
+    try:
+        assert rebuilt.store.snapshot_discarded and not rebuilt.build_report.skipped
+        assert rebuilt.store.counts() == expected
+        assert rebuilt.diagnose(CHARGE).answer.startswith(GROUNDED_CHARGE)
+    finally:
+        rebuilt.close()
+    with open_store(settings) as store:  # the rebuilt graph was snapshotted: the next start is quick
+        assert not store.snapshot_discarded and store.counts() == expected
+    assert list(Path(snapshot.parent).glob(f"{RDB_NAME}.corrupt-*"))  # the bad file is kept aside
