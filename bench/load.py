@@ -1,0 +1,324 @@
+"""python -m bench load: N concurrent gradio_client users, each making M requests to the app.
+
+    python -m bench load --users 16 --requests 30            # starts its own app on loopback
+    python -m bench load --users 4 --requests 10 --url http://127.0.0.1:7860 --json
+
+Each user is one `gradio_client.Client` calling the named endpoints `/diagnose` and `/ask` in
+turn (a fixed mix of cases and questions, every user starting at a different one). The run is
+bounded: at most users × requests requests, each waited for at most --request-timeout-s, and no
+new request after --max-seconds. Reports errors (with samples), latency p50/p95, throughput, and
+the app's resident memory (psutil) after a warm-up and at the end. Only loopback addresses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import ipaddress
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlparse
+
+import psutil
+
+from bench.runtime import BenchError, percentiles
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+START_TIMEOUT_S = 600  # a cold cache builds the graph and indexes first
+MAX_ERROR_SAMPLES = 10
+_CASE = dict(age="5", sex="female", ethnicity="Turkish", gene="CHD7", variant="c.2443-2A>G",
+             phenotypes=["Wide nasal bridge", "Posteriorly rotated ears", "Chorioretinal coloboma"],
+             selective=False, option_a="", option_b="", option_c="", option_d="")
+_SELECTIVE = dict(_CASE, gene="FGFR2", variant="", phenotypes=["Proptosis", "Hypertelorism", "Midface retrusion"],
+                  selective=True, option_a="Crouzon syndrome", option_b="CHARGE syndrome",
+                  option_c="Noonan syndrome", option_d="Kabuki syndrome")
+SETTINGS = ("cypher", "grounded", 0.0)  # mode, backend, temperature
+# (api name, arguments): the mix each user cycles through.
+WORKLOAD = [
+    ("/diagnose", (*_CASE.values(), *SETTINGS)),
+    ("/ask", ("What facial phenotypes are associated with Crouzon syndrome?", *SETTINGS)),
+    ("/diagnose", (*_SELECTIVE.values(), *SETTINGS)),
+    ("/ask", ("What diseases are associated with gene CHD7?", *SETTINGS)),
+]
+
+
+@dataclass
+class Tally:
+    """What the users saw, shared between their threads."""
+
+    latencies: dict[str, list[float]] = field(default_factory=dict)
+    errors: dict[str, int] = field(default_factory=dict)
+    samples: list[str] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def ok(self, api: str, seconds: float) -> None:
+        with self.lock:
+            self.latencies.setdefault(api, []).append(seconds)
+
+    def failed(self, api: str, error: BaseException) -> None:
+        with self.lock:
+            kind = type(error).__name__
+            self.errors[kind] = self.errors.get(kind, 0) + 1
+            if len(self.samples) < MAX_ERROR_SAMPLES:
+                self.samples.append(f"{api}: {kind}: {str(error)[:300]}")
+
+
+def check_loopback(url: str) -> str:
+    """The URL without a trailing slash; refuses anything but http(s) to a loopback address."""
+    parsed = urlparse(url)
+    host = parsed.hostname or ""
+    if parsed.scheme not in ("http", "https") or not host:
+        raise BenchError(f"--url {url!r} is not an http(s) URL")
+    try:
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback:
+        raise BenchError(f"--url must point at a loopback address (127.0.0.1, ::1, localhost), not {host!r}")
+    return url.rstrip("/")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def health(url: str) -> dict | None:
+    """The app's /healthz answer, None while it does not answer 200."""
+    try:
+        with urllib.request.urlopen(f"{url}/healthz", timeout=5) as response:
+            return json.loads(response.read()) if response.status == 200 else None
+    except (urllib.error.URLError, ConnectionError, TimeoutError, ValueError):
+        return None
+
+
+def healthy(url: str) -> bool:
+    return health(url) is not None
+
+
+def wait_for_vector_index(url: str, timeout_s: float) -> None:
+    """The app loads the vector index in the background after it starts answering: wait for it,
+    so that its memory is counted before the run, not as growth."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        state = health(url) or {}
+        if state.get("vector_index", "ready") == "ready":
+            return
+        time.sleep(1)
+
+
+def start_app(log_path: Path, timeout_s: float = START_TIMEOUT_S) -> tuple[str, subprocess.Popen]:
+    """`python -m app` on a free loopback port, with the environment's settings."""
+    port = free_port()
+    env = dict(os.environ, GRADIO_ANALYTICS_ENABLED="False", PYTHONUNBUFFERED="1")
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(log_path, "w") as log:
+        process = subprocess.Popen([sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(port)],
+                                   cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + timeout_s
+    while not healthy(url):
+        if process.poll() is not None or time.monotonic() > deadline:
+            stop_app(process)
+            tail = log_path.read_text(errors="replace")[-2000:]
+            raise BenchError(f"python -m app did not start (exit {process.returncode}); log {log_path}:\n{tail}")
+        time.sleep(0.5)
+    return url, process
+
+
+def stop_app(process: subprocess.Popen) -> None:
+    """Stop the app and the graph server it started. SIGINT, not SIGTERM: uvicorn re-raises the
+    signal it caught after shutting down, and only SIGINT (KeyboardInterrupt) lets the app's
+    `finally` stop its embedded FalkorDB; any child left over is stopped here by its pid."""
+    try:
+        children = psutil.Process(process.pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        children = []
+    for stop, wait_s in ((lambda: process.send_signal(signal.SIGINT), 30), (process.terminate, 10),
+                         (process.kill, 10)):
+        if process.poll() is not None:
+            break
+        stop()
+        try:
+            process.wait(timeout=wait_s)
+        except subprocess.TimeoutExpired:
+            continue
+    for child in children:
+        try:
+            child.terminate()
+            child.wait(timeout=10)
+        except psutil.NoSuchProcess:
+            continue
+        except psutil.TimeoutExpired:
+            child.kill()
+
+
+def serving_process(url: str) -> psutil.Process | None:
+    """The process listening on the URL's port (None when it cannot be seen, e.g. another user's)."""
+    port = urlparse(url).port or 80
+    try:
+        for conn in psutil.net_connections(kind="tcp"):
+            if conn.status == psutil.CONN_LISTEN and conn.laddr.port == port and conn.pid:
+                return psutil.Process(conn.pid)
+    except psutil.AccessDenied:
+        return None
+    return None
+
+
+def memory_mb(process: psutil.Process | None) -> dict[str, float] | None:
+    """Resident memory of the app process, and of it with its children (the embedded graph server)."""
+    if process is None:
+        return None
+    try:
+        own = process.memory_info().rss
+        children = sum(child.memory_info().rss for child in process.children(recursive=True))
+    except psutil.Error:
+        return None
+    return {"app": round(own / 2**20, 1), "app_and_children": round((own + children) / 2**20, 1)}
+
+
+def make_client(url: str):
+    from gradio_client import Client
+
+    # download_files=False: the evidence pictures stay on the server, not in a temp folder per request
+    return Client(url, verbose=False, download_files=False, analytics_enabled=False)
+
+
+def call(client, api: str, arguments: tuple, timeout_s: float) -> None:
+    outputs = client.submit(*arguments, api_name=api).result(timeout=timeout_s)
+    answer = outputs[0] if isinstance(outputs, (list, tuple)) else None
+    if not isinstance(answer, str) or not answer.strip():
+        raise ValueError(f"no answer in the reply: {str(outputs)[:200]}")
+
+
+def run_user(url: str, user: int, requests: int, deadline: float, request_timeout_s: float, tally: Tally) -> int:
+    """One user's session; returns how many requests it made."""
+    import httpx
+    from gradio_client.exceptions import AppError
+    from gradio_client.utils import QueueError, TooManyRequestsError
+
+    # what a request can fail with: the app's own error, the queue or the connection, a bad reply, the time limit
+    failures = (AppError, QueueError, TooManyRequestsError, httpx.HTTPError, OSError, ValueError, TimeoutError,
+                concurrent.futures.TimeoutError)
+    client = make_client(url)
+    made = 0
+    for i in range(requests):
+        if time.monotonic() > deadline:
+            break
+        api, arguments = WORKLOAD[(user + i) % len(WORKLOAD)]
+        started = time.perf_counter()
+        made += 1
+        try:
+            call(client, api, arguments, request_timeout_s)
+        except failures as e:
+            tally.failed(api, e)
+            continue
+        tally.ok(api, time.perf_counter() - started)
+    client.close()
+    return made
+
+
+def warm_up(url: str, request_timeout_s: float, rounds: int = 2) -> None:
+    """Each request of the mix first, so that lazily loaded parts are not counted as growth."""
+    client = make_client(url)
+    try:
+        for api, arguments in WORKLOAD * rounds:
+            call(client, api, arguments, request_timeout_s)
+    finally:
+        client.close()
+
+
+def run_load(url: str, users: int, requests: int, *, max_seconds: float, request_timeout_s: float,
+             process: psutil.Process | None = None) -> dict:
+    if users < 1 or requests < 1:
+        raise BenchError("--users and --requests must be at least 1")
+    process = process or serving_process(url)
+    wait_for_vector_index(url, request_timeout_s)
+    warm_up(url, request_timeout_s)
+    memory_before = memory_mb(process)
+    tally = Tally()
+    started = time.perf_counter()
+    deadline = time.monotonic() + max_seconds
+    with concurrent.futures.ThreadPoolExecutor(users, thread_name_prefix="user") as pool:
+        made = sum(pool.map(lambda u: run_user(url, u, requests, deadline, request_timeout_s, tally), range(users)))
+    wall_s = time.perf_counter() - started
+    memory_after = memory_mb(process)
+    all_latencies = [s for values in tally.latencies.values() for s in values]
+    errors = sum(tally.errors.values())
+    growth = None
+    if memory_before and memory_after:
+        growth = round(100 * (memory_after["app"] / memory_before["app"] - 1), 2)
+    return {
+        "url": url, "users": users, "requests_per_user": requests, "requests": made, "planned": users * requests,
+        "ok": len(all_latencies), "errors": errors, "errors_by_type": tally.errors, "error_samples": tally.samples,
+        "stopped_by_time": made < users * requests,
+        "latency_s": percentiles(all_latencies),
+        "latency_s_by_endpoint": {api: percentiles(values) for api, values in sorted(tally.latencies.items())},
+        "wall_s": round(wall_s, 2), "throughput_rps": round(made / wall_s, 3) if wall_s else None,
+        "memory_mb": {"before": memory_before, "after": memory_after, "growth_pct": growth},
+        "app_pid": process.pid if process else None,
+    }
+
+
+def summary(result: dict) -> str:
+    latency, memory = result["latency_s"], result["memory_mb"]
+    lines = [f"bench load: {result['users']} users x {result['requests_per_user']} requests against {result['url']}",
+             f"  requests {result['requests']} (ok {result['ok']}, errors {result['errors']})"
+             + (" - stopped by --max-seconds" if result["stopped_by_time"] else ""),
+             f"  latency p50 {latency.get('p50', '-')} s, p95 {latency.get('p95', '-')} s, "
+             f"max {latency.get('max', '-')} s; throughput {result['throughput_rps']} req/s over {result['wall_s']} s"]
+    if memory["before"] and memory["after"]:
+        lines.append(f"  app memory (RSS) {memory['before']['app']} MB -> {memory['after']['app']} MB "
+                     f"({memory['growth_pct']:+.2f} %); with the graph server {memory['before']['app_and_children']}"
+                     f" -> {memory['after']['app_and_children']} MB")
+    else:
+        lines.append("  app memory: not visible (no process found listening on the URL's port)")
+    lines += [f"  error: {sample}" for sample in result["error_samples"]]
+    return "\n".join(lines)
+
+
+def handle_load(args: argparse.Namespace, context) -> tuple[str, dict, str]:
+    process = None
+    if args.url:
+        url = check_loopback(args.url)
+        if not healthy(url):
+            raise BenchError(f"no app answers at {url}/healthz")
+    else:
+        log_path = REPO_ROOT / "artifacts" / "bench-load-app.log"
+        print(f"starting python -m app on loopback (log: {log_path})", file=sys.stderr)
+        url, process = start_app(log_path, args.start_timeout_s)
+    try:
+        result = run_load(url, args.users, args.requests, max_seconds=args.max_seconds,
+                          request_timeout_s=args.request_timeout_s,
+                          process=psutil.Process(process.pid) if process else None)
+    finally:
+        if process is not None:
+            stop_app(process)
+    result["started_app"] = process is not None
+    return f"{args.users}x{args.requests}", result, summary(result)
+
+
+def register(subparsers, common: argparse.ArgumentParser) -> None:
+    parser = subparsers.add_parser("load", parents=[common], help="concurrent gradio_client users against the app",
+                                   description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--users", type=int, default=16, help="concurrent users (default 16)")
+    parser.add_argument("--requests", type=int, default=30, help="requests per user (default 30)")
+    parser.add_argument("--url", help="a running app on loopback (default: start one with python -m app)")
+    parser.add_argument("--max-seconds", type=float, default=1800.0,
+                        help="no new request after this many seconds (default 1800)")
+    parser.add_argument("--request-timeout-s", type=float, default=300.0,
+                        help="longest wait for one answer, queueing included (default 300)")
+    parser.add_argument("--start-timeout-s", type=float, default=START_TIMEOUT_S,
+                        help="longest wait for a started app to answer /healthz")
+    parser.set_defaults(handler=handle_load)

@@ -1,0 +1,56 @@
+"""`python -m bench load`: a short run of concurrent gradio_client users against the session's app."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bench import load
+from bench.__main__ import main
+from bench.runtime import BenchError
+from tests.app_process import AppServer, free_port, start_app
+
+
+@pytest.fixture(scope="module")
+def app_server(test_settings) -> AppServer:
+    return start_app(test_settings)
+
+
+@pytest.mark.slow
+def test_a_short_load_run_reports_latency_errors_and_memory(app_server, tmp_path, capsys):
+    code = main(["load", "--users", "3", "--requests", "2", "--url", app_server.url, "--json",
+                 "--results-dir", str(tmp_path)])
+    assert code == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["requests"] == result["planned"] == 6 and result["errors"] == 0 and result["ok"] == 6
+    assert {"/diagnose", "/ask"} <= set(result["latency_s_by_endpoint"])
+    assert 0 < result["latency_s"]["p50"] <= result["latency_s"]["p95"]
+    memory = result["memory_mb"]
+    assert result["app_pid"] == app_server.process.pid  # found by the port it listens on
+    assert memory["before"]["app"] > 100 and memory["after"]["app"] > 100 and memory["growth_pct"] is not None
+    assert (tmp_path / "load" / "3x2.json").is_file()
+
+
+@pytest.mark.slow
+def test_the_run_stops_at_its_time_limit(app_server):
+    result = load.run_load(app_server.url, 2, 50, max_seconds=0.0, request_timeout_s=120)
+    assert result["stopped_by_time"] and result["requests"] <= 2  # at most the request under way per user
+
+
+@pytest.mark.parametrize("url", ["http://10.0.0.1:7860", "http://example.com", "https://8.8.8.8", "ftp://127.0.0.1",
+                                 "http://0.0.0.0:7860"])
+def test_only_loopback_addresses(url):
+    with pytest.raises(BenchError, match="loopback|http"):
+        load.check_loopback(url)
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:7860", "http://localhost:7860/", "http://[::1]:7860",
+                                 "http://127.1.2.3:80"])
+def test_loopback_addresses_are_accepted(url):
+    assert load.check_loopback(url) == url.rstrip("/")
+
+
+def test_no_app_at_the_url_is_a_clear_error(capsys):
+    assert main(["load", "--users", "1", "--requests", "1", "--url", f"http://127.0.0.1:{free_port()}"]) == 2
+    assert "no app answers" in capsys.readouterr().err
