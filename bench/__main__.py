@@ -36,9 +36,10 @@ OPTIONAL_MODULES = ("bench.load",)
 class Context:
     """What handlers share: the settings, and one pipeline started on first use."""
 
-    def __init__(self, settings: Settings | None = None, pipeline=None):
+    def __init__(self, settings: Settings | None = None, pipeline=None, argv: list[str] | None = None):
         self._settings, self._pipeline = settings, pipeline
         self.started_pipeline = False
+        self.argv = argv or []  # the command line, for records that say how to rerun them
 
     @property
     def settings(self) -> Settings:
@@ -84,7 +85,7 @@ def main(argv: list[str] | None = None, *, pipeline=None, settings: Settings | N
     """Run one command; `pipeline` lets a caller (tests) share an already started one."""
     argv = sys.argv[1:] if argv is None else list(argv)
     args = build_parser().parse_args(argv)
-    context = Context(settings, pipeline)
+    context = Context(settings, pipeline, argv)
     limit_threads(args.torch_threads)
     started = time.perf_counter()
     try:

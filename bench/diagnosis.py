@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from app.validation import InputError
 from bench.results import variant_name
 from bench.runtime import PUBLICATION, BenchError, percentiles, progress, question_file
-from retrieval.options import link_option
+from retrieval.options import link_option, split_question
 from retrieval.vocabulary import normalise
 
 REQUIRED_COLUMNS = ("Patient_question", "True_answer")
@@ -122,6 +123,12 @@ def score_item(judge: Judge, question: Question, result, timings: dict[str, floa
             "timings_ms": timings, "notices": result.notices}
 
 
+def refused_item(question: Question, reason: str) -> dict[str, Any]:
+    return {"index": question.index, "true_answer": question.true_answer, "selective": bool(
+        split_question(question.text)[1]), "predicted": [], **dict.fromkeys(METRICS, False), "timings_ms": {},
+            "notices": [], "error": reason}
+
+
 METRICS = ("top1_strict", "top1_linked", "top10_strict", "top10_linked")
 
 
@@ -143,13 +150,18 @@ def run(pipeline, questions: list[Question], *, mode: str = "cypher", backend: s
     judge = Judge(pipeline.linker)
     items = []
     for question in progress(questions, f"diagnosis {source} {mode}{' held-out' if hold_out else ''}"):
-        result, timings = diagnose_one(pipeline, question, mode=mode, backend=backend, temperature=temperature,
-                                       seed=seed, hold_out=hold_out)
+        try:
+            result, timings = diagnose_one(pipeline, question, mode=mode, backend=backend, temperature=temperature,
+                                           seed=seed, hold_out=hold_out)
+        except InputError as e:  # a question the app refuses counts as unanswered, and says why
+            items.append(refused_item(question, str(e)))
+            continue
         items.append(score_item(judge, question, result, timings))
     backend_name = backend or pipeline.settings.llm_backend
     out = {"questions": source, "mode": mode, "backend": backend_name, "hold_out_case": hold_out,
            "temperature": temperature, "accuracy": accuracy(items),
-           "latency_ms": percentiles(i["timings_ms"]["total"] for i in items), "items": items}
+           "latency_ms": percentiles(i["timings_ms"]["total"] for i in items if i["timings_ms"]),
+           "refused": sum("error" in i for i in items), "items": items}
     if mode == "none" and backend_name == "grounded":
         out["note"] = ("mode 'none' with the grounded backend answers nothing (no retrieval, no LLM): "
                        "it is the paper's vanilla baseline only with an LLM backend")
@@ -167,7 +179,10 @@ def summary(result: dict[str, Any]) -> str:
                          f"linked {part['top1_linked']:.1%}   top-10 strict {part['top10_strict']:.1%}  "
                          f"linked {part['top10_linked']:.1%}")
     latency = result["latency_ms"]
-    lines.append(f"  latency per question: p50 {latency['p50']:.0f} ms, p95 {latency['p95']:.0f} ms")
+    if latency["n"]:
+        lines.append(f"  latency per question: p50 {latency['p50']:.0f} ms, p95 {latency['p95']:.0f} ms")
+    if result["refused"]:
+        lines.append(f"  {result['refused']} question(s) refused by the app's input checks (counted wrong)")
     if "note" in result:
         lines.append(f"  note: {result['note']}")
     return "\n".join(lines)

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -28,12 +27,19 @@ import time
 from pathlib import Path
 from typing import Any
 
-import psutil
-
 from bench import diagnosis, scaling
 from bench.domain import read_domain
 from bench.results import variant_name
-from bench.runtime import DOMAIN_QA, PUBLICATION, PUBLICATION_OPEN, BenchError, dataset, percentiles
+from bench.runtime import (
+    DOMAIN_QA,
+    PUBLICATION,
+    PUBLICATION_OPEN,
+    BenchError,
+    dataset,
+    peak_rss_mb,
+    percentiles,
+    server_memory_mb,
+)
 
 STAGES = ("ner", "linking", "queries", "vector_retrieval", "ranking", "generation", "total")
 STAGE_NAMES = {"ner": "NER (question parse)", "linking": "entity linking", "queries": "Cypher retrieval",
@@ -92,7 +98,7 @@ def child() -> None:
     report = pipeline.build_report
     out = {"ready_s": round(ready, 2), "first_answer_s": round(first, 2),
            "graph_built": bool(report and not report.skipped), "build_seconds": report.seconds if report else {},
-           "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+           "peak_rss_mb": peak_rss_mb(),
            "server_rss_mb": server_rss_mb(pipeline.store)}
     pipeline.close()
     print(json.dumps(out))
@@ -123,15 +129,9 @@ def starts(keep_dir: bool = False) -> dict[str, Any]:
 
 
 def server_rss_mb(store) -> float | None:
-    """Resident memory of the embedded FalkorDB server behind `store`, when there is one."""
+    """Resident memory of the embedded FalkorDB server behind `store`, as the server reports it."""
     server = getattr(store, "server", None)
-    if server is None:
-        return None
-    conf = str(server.data_dir / "redis.conf")
-    for proc in psutil.process_iter(["cmdline", "memory_info"]):
-        if conf in (proc.info["cmdline"] or []) and proc.info["memory_info"] is not None:
-            return round(proc.info["memory_info"].rss / 2**20, 1)
-    return None
+    return server_memory_mb(server) if server is not None else None
 
 
 # ---- the command -------------------------------------------------------------------------
@@ -158,7 +158,7 @@ def run(pipeline, *, limit: int | None = None, vector_limit: int = 30, refit_que
         out["scaling"] = scaling.measure(pipeline, cases, asks, factors=scaling_factors)
     if cold:
         out["starts"] = starts()
-    out["memory"] = {"bench_peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+    out["memory"] = {"bench_peak_rss_mb": peak_rss_mb(),
                      "falkordb_server_rss_mb": server_rss_mb(pipeline.store)}
     return out
 

@@ -71,3 +71,25 @@ def limit_threads(threads: int) -> int:
     if threads > 0:
         torch.set_num_threads(threads)
     return torch.get_num_threads()
+
+
+def server_memory_mb(server) -> float:
+    """Resident memory of an embedded FalkorDB server, as it reports it (INFO memory)."""
+    client = server.client()
+    try:
+        return round(client.info("memory")["used_memory_rss"] / 2**20, 1)
+    finally:
+        client.close()
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident memory. Linux's VmHWM belongs to the process image, whereas
+    ru_maxrss survives fork and exec, so a subprocess would report its parent's peak."""
+    status = Path("/proc/self/status")
+    if status.exists():
+        for line in status.read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    import resource
+
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)

@@ -3,8 +3,8 @@
 A synthetic graph is the FPKG + HPO portable graph copied k times: copy 0 as it is, copy c
 with node and relationship ids offset by c × 10^7, names and identifiers suffixed " ~c"
 and numeric identifiers (pmid, did, geneId, ...) offset, so no copy shares a name, an id
-or a paper with another. It loads under its own graph name in the configured FalkorDB
-(never over the app's graph) and is dropped afterwards unless `keep`.
+or a paper with another. Every graph, FPKG and FPKG + HPO included, is loaded in turn into
+a private embedded FalkorDB (its own server in a temporary folder), timed, and dropped.
 
 The queries are the diagnosis ranker's (linking, the evidence queries, ranking) on cases
 parsed from the Publication set, and the Cypher templates behind the domain questions,
@@ -15,16 +15,19 @@ is as large as in copy 0, and what grows is every label's node count, index and 
 
 from __future__ import annotations
 
-import dataclasses
+import tempfile
 import time
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
-from bench.runtime import BenchError, percentiles, progress
-from kg_dump.build import LOOKUP_INDEXES, assemble_graph, ensure_built
+from bench.runtime import percentiles, progress, server_memory_mb
+from kg_dump.build import LOOKUP_INDEXES, assemble_graph
 from kg_dump.graph import Graph, Node, Relationship
 from retrieval.cypher_mode import CypherRetriever
 from retrieval.diagnose import DiagnosisCase, DiagnosisRanker
-from retrieval.store import open_store
+from retrieval.embedded_falkordb import EmbeddedFalkorDB
+from retrieval.falkordb_store import FalkorDBStore
 
 ID_STRIDE = 10_000_000
 OFFSET_INTS = ("pmid", "did", "geneId", "gid", "gdid")  # identifiers that must not repeat across copies
@@ -77,53 +80,45 @@ def time_queries(store, pipeline, cases: list[DiagnosisCase], asks: list[str], l
 
 
 def measure(pipeline, cases: list[DiagnosisCase], asks: list[str], *, factors: tuple[int, ...] = (5, 10),
-            keep: bool = False) -> dict[str, Any]:
-    settings = pipeline.settings
-    if settings.graph_backend != "falkordb":
-        raise BenchError("scaling loads extra graphs by name, which only the FalkorDB store keeps apart "
-                         "(a Neo4j store would replace its database); run it with GRAPH_BACKEND=falkordb")
+            graphs: list[tuple[str, Graph]] | None = None) -> dict[str, Any]:
+    """Load each graph in turn into a private embedded FalkorDB, time the queries, drop it.
+
+    A private server (in a temporary folder) keeps the app's server out of it: its memory, its
+    snapshots, and other processes that share its folder and may stop it during a long load.
+    `graphs` replaces the default FPKG / FPKG+HPO / copies (tests)."""
     rows = []
-    fpkg_settings = dataclasses.replace(settings, graph_name=f"{settings.graph_name}_fpkg_only", with_hpo=False)
-    store = open_store(fpkg_settings)  # the same graph name bench/vector_speed.py uses, built once
-    try:
-        started = time.perf_counter()
-        report = ensure_built(store, fpkg_settings, with_hpo=False)
-        rows.append({"graph": "FPKG", "factor": None, "nodes": report.counts["nodes"],
-                     "relationships": report.counts["relationships"],
-                     "load_s": None if report.skipped else round(time.perf_counter() - started, 2),
-                     **time_queries(store, pipeline, cases, asks, "FPKG")})
-    finally:
-        store.close()
-    base = pipeline.build_report.counts if pipeline.build_report else {}
-    rows.append({"graph": "FPKG+HPO", "factor": 1, "nodes": base.get("nodes"),
-                 "relationships": base.get("relationships"), "load_s": None,
-                 **time_queries(pipeline.store, pipeline, cases, asks, "FPKG+HPO")})
-    if factors:
-        graph, _ = assemble_graph(settings, with_hpo=True)
-        for factor in factors:
-            rows.append(_synthetic_row(pipeline, graph, factor, cases, asks, keep))
+    with tempfile.TemporaryDirectory(prefix="fpkg-scaling-") as folder, EmbeddedFalkorDB(Path(folder)) as server:
+        for label, graph in graphs if graphs is not None else default_graphs(pipeline.settings, factors):
+            store = FalkorDBStore(_graph_name(label), server=server)
+            try:
+                started = time.perf_counter()
+                store.load(graph, indexes=LOOKUP_INDEXES)
+                row = {"graph": label, "nodes": len(graph.nodes), "relationships": len(graph.relationships),
+                       "load_s": round(time.perf_counter() - started, 2), "server_rss_mb": server_memory_mb(server)}
+                del graph  # the next (larger) copy needs the memory
+                row.update(time_queries(store, pipeline, cases, asks, label))
+                store.load(Graph())  # drop it: the next graph runs alone on the server
+            finally:
+                store.close()
+            rows.append(row)
     fpkg, top = rows[0], rows[-1]
-    return {"rows": rows, "copies_are_disjoint": True,
-            "ratio_largest_to_fpkg_p50": _ratio(top, fpkg), "ratio_largest_to_fpkg_hpo_p50": _ratio(top, rows[1]),
-            "largest": top["graph"], "target": "diagnose p50 at 10x within 2x of FPKG's"}
+    return {"rows": rows, "copies_are_disjoint": True, "largest": top["graph"],
+            "ratio_largest_to_fpkg_p50": _ratio(top, fpkg),
+            "ratio_largest_to_fpkg_hpo_p50": _ratio(top, rows[1]) if len(rows) > 1 else None,
+            "target": "diagnose p50 at 10x within 2x of FPKG's"}
 
 
-def _synthetic_row(pipeline, graph: Graph, factor: int, cases, asks, keep: bool) -> dict[str, Any]:
-    name = f"{pipeline.settings.graph_name}_x{factor}"
-    big = replicate(graph, factor)
-    store = open_store(dataclasses.replace(pipeline.settings, graph_name=name))
-    try:
-        started = time.perf_counter()
-        store.load(big, indexes=LOOKUP_INDEXES)
-        load_s = round(time.perf_counter() - started, 2)
-        row = {"graph": f"{factor}x FPKG+HPO", "factor": factor, "nodes": len(big.nodes),
-               "relationships": len(big.relationships), "load_s": load_s,
-               **time_queries(store, pipeline, cases, asks, f"{factor}x")}
-        if not keep:
-            store.load(Graph())  # loading the empty graph drops it: the server's memory back
-        return row
-    finally:
-        store.close()
+def default_graphs(settings, factors: tuple[int, ...]) -> Iterator[tuple[str, Graph]]:
+    """FPKG alone, FPKG + HPO, then its copies, built one at a time (a 10x graph takes ~GBs)."""
+    yield "FPKG", assemble_graph(settings, with_hpo=False)[0]
+    full, _ = assemble_graph(settings, with_hpo=True)
+    yield "FPKG+HPO", full
+    for factor in factors:
+        yield f"{factor}x FPKG+HPO", replicate(full, factor)
+
+
+def _graph_name(label: str) -> str:
+    return "scale_" + "".join(c if c.isalnum() else "_" for c in label.lower())
 
 
 def _ratio(row: dict[str, Any], base: dict[str, Any]) -> float | None:

@@ -10,7 +10,7 @@ Runs, saving each result as its own command would (with the command to rerun it 
 - consistency (5 repeats) and temperature (T = 0 ... 1) on the first --repeat-limit
   questions of each Publication file;
 - perf, reusing the diagnosis runs' timings for the stage latencies;
-- report.
+- report (after this run's own record, with the total time, is saved).
 """
 
 from __future__ import annotations
@@ -41,8 +41,7 @@ class Suite:
         self.domain()
         self.repeats()
         self.perf(stage_items)
-        (made, _), _ = self.timed("report", report.make_report, self.args.results_dir, self.args.readme)
-        return {"seconds": self.seconds, "report": made}
+        return {"seconds": self.seconds}
 
     def timed(self, part: str, fn, *a, **kw):
         started = time.perf_counter()
@@ -123,7 +122,8 @@ def handle(args: argparse.Namespace, context) -> tuple[None, dict[str, Any], str
     args.repeat_limit = args.repeat_limit or None
     out = Suite(context, args).run()
     out["total_s"] = round(time.perf_counter() - started, 2)
-    results.save("all", "all", out, seconds=out["total_s"], argv=["all"], folder=args.results_dir)
+    results.save("all", "all", out, seconds=out["total_s"], argv=context.argv or ["all"], folder=args.results_dir)
+    out["report"], _ = report.make_report(args.results_dir, args.readme)  # with this run's own record
     lines = [f"whole set in {out['total_s']:.0f} s:"]
     lines += [f"  {part:<12} {seconds:>7.1f} s" for part, seconds in out["seconds"].items()]
     lines.append(f"report: {out['report']}")

@@ -21,12 +21,13 @@ def test_all_smoke(capsys, pipeline, tmp_path):
                  "--no-cold", "--no-scaling", "--readme", str(readme), "--results-dir", str(folder), "--json",
                  "--torch-threads", "0"], pipeline=pipeline) == 0
     out = json.loads(capsys.readouterr().out)
-    assert {"start", "diagnosis", "domain", "consistency", "temperature", "perf", "report"} <= set(out["seconds"])
+    assert {"start", "diagnosis", "domain", "consistency", "temperature", "perf"} <= set(out["seconds"])
     saved = {p.parent.name for p in folder.glob("*/*.json")}
     assert saved == {"diagnosis", "domain", "consistency", "temperature", "perf", "all"}
     assert len(list((folder / "diagnosis").glob("*.json"))) == 10  # 2 files x (2 modes x 2 + none)
     text = readme.read_text()
     assert "STALE" not in text and "Publication set: diagnostic accuracy" in text and text.endswith(f"{END}\n")
+    assert "`python -m bench all` took" in text and "python -m bench all --limit 1 --repeat-limit 1" in text
     record = json.loads((folder / "consistency" / "cypher-grounded-limit1.json").read_text())
     assert record["rerun"] == "python -m bench consistency --limit 1"
     assert record["result"]["consistency"] == 1.0

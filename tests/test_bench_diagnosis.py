@@ -82,6 +82,9 @@ def test_clear_errors(capsys, pipeline, tmp_path):
     with pytest.raises(BenchError, match="needs a pmid column"):
         read_questions(no_pmid, need_pmid=True)
     assert read_questions(no_pmid)[0].pmid is None
+    empty = write_csv(tmp_path / "empty.csv", ["Patient_question", "True_answer"], [["   ", "CHARGE syndrome"]])
+    out = run_json(capsys, ["diagnosis", "--questions", str(empty), "--results-dir", str(tmp_path)], pipeline)
+    assert out["refused"] == 1 and out["accuracy"]["top1_linked"] == 0.0 and out["items"][0]["error"]
 
 
 def test_strict_and_linked(pipeline):

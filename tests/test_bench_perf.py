@@ -56,23 +56,20 @@ def test_perf_stages_without_the_slow_parts(capsys, pipeline, tmp_path):
 
 
 def test_scaling_rows(pipeline):
-    settings = pipeline.settings
+    """Two small graphs through the private server: rows, ratios, the same cases and asks on each."""
     questions = [
         "There is a patient with a mutation in FGFR2 and with facial phenotypes of Proptosis, Hypertelorism. "
         "What disease might this patient have?"]
     cases = [pipeline.parse_question(q)[0] for q in questions] * 3
     asks = ["What diseases are associated with gene FGFR2?"]
-    out = scaling.measure(pipeline, cases, asks, factors=())
-    assert [r["graph"] for r in out["rows"]] == ["FPKG", "FPKG+HPO"]
-    fpkg, full = out["rows"]
-    assert fpkg["nodes"] < full["nodes"] and fpkg["relationships"] < full["relationships"]
-    assert fpkg["diagnose_ms"]["n"] == 3 and full["ask_ms"]["n"] == 1
-    # a synthetic copy loads under its own name and is dropped afterwards; the app's graph is untouched
-    before = pipeline.store.counts()
-    row = scaling._synthetic_row(pipeline, small_graph(), 2, cases, asks, keep=False)
-    assert row["nodes"] == 6 and row["relationships"] == 4 and row["diagnose_ms"]["n"] == 3
-    assert pipeline.store.counts() == before
-    assert settings.graph_name == pipeline.store.graph_name
+    graphs = [("small", small_graph()), ("3x small", scaling.replicate(small_graph(), 3))]
+    out = scaling.measure(pipeline, cases, asks, graphs=graphs)
+    assert [r["graph"] for r in out["rows"]] == ["small", "3x small"]
+    small, big = out["rows"]
+    assert (small["nodes"], big["nodes"], big["relationships"]) == (3, 9, 6)
+    assert small["diagnose_ms"]["n"] == 3 and big["ask_ms"]["n"] == 1 and big["load_s"] >= 0
+    assert big["server_rss_mb"] > 0
+    assert out["ratio_largest_to_fpkg_p50"] > 0 and out["largest"] == "3x small"
 
 
 def test_start_subprocess_reports_its_start(pipeline):

@@ -86,3 +86,22 @@ def test_report_command_line(tmp_path):
     out = json.loads(done.stdout)
     assert out["readme"] == str(readme) and Path(out["report"]).exists() and "Targets" in out["markdown"]
     assert not (folder / "report").exists()  # the report is made from results, not stored as one
+
+
+def test_optional_commands_register_when_present(monkeypatch, capsys):
+    """`bench load` (the hardening issue) only has to add bench/load.py with a register()."""
+    import types
+
+    import bench.__main__ as cli
+
+    module = types.ModuleType("bench_fake_load")
+
+    def register(subparsers, common):
+        parser = subparsers.add_parser("load", parents=[common])
+        parser.set_defaults(handler=lambda args, context: (None, {"users": 1}, "load ran"))
+
+    module.register = register
+    monkeypatch.setitem(sys.modules, "bench_fake_load", module)
+    monkeypatch.setattr(cli, "OPTIONAL_MODULES", ("bench.not_written_yet", "bench_fake_load"))
+    assert cli.main(["load", "--json", "--torch-threads", "0"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"users": 1}
