@@ -6,6 +6,7 @@ Cypher that ran, the links and timings); the `*_stream` forms yield it as the an
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
@@ -63,6 +64,7 @@ class Pipeline:
         self.ranker = DiagnosisRanker(store, linker, ontology)
         self.cypher_retriever = CypherRetriever(store, linker)
         self._vector = None
+        self._vector_lock = threading.Lock()
 
     @classmethod
     def start(cls, settings: Settings, progress: Callable[[str], None] = print) -> Pipeline:
@@ -82,12 +84,15 @@ class Pipeline:
         return cls(settings, store, linker, ontology, recognizer, report)
 
     def vector_retriever(self):
-        """Built on first use: the node vectors take minutes the first time (then cached)."""
-        if self._vector is None:
-            from retrieval.vector_index import VectorIndex
-            from retrieval.vector_mode import VectorRetriever
+        """Built on first use, once even when requests race: the node vectors take minutes the
+        first time (then cached)."""
+        with self._vector_lock:
+            if self._vector is None:
+                from retrieval.vector_index import VectorIndex
+                from retrieval.vector_mode import VectorRetriever
 
-            self._vector = VectorRetriever(self.store, VectorIndex.load_or_build(self.store, self.settings.cache_dir))
+                index = VectorIndex.load_or_build(self.store, self.settings.cache_dir)
+                self._vector = VectorRetriever(self.store, index)
         return self._vector
 
     def generator(self, backend: str | None) -> Generator:
