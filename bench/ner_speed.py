@@ -103,15 +103,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # as `python -m ner` does; before torch
-    from kg_dump.settings import Settings
+    from kg_dump.settings import Settings, SettingsError
+    from ner.errors import NerError
 
     if args.threads:
         import torch
 
         torch.set_num_threads(args.threads)
-    settings = Settings.from_env()
-    model = args.model or settings.ner_model or "models/ner"
-    result = run(model, args.n, args.long, settings.data_dir)
+    try:
+        settings = Settings.from_env()
+        model = args.model or settings.ner_model or "models/ner"
+        result = run(model, args.n, args.long, settings.data_dir)
+    except (NerError, SettingsError, OSError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     print(json.dumps(result) if args.json else format_table(result))
     return 0
 

@@ -18,9 +18,9 @@ TRAINING_ARGS_FILE = "training_args.json"
 DATASET_ID = "fpkg-ner"
 DATASET_NAME = "FPKG NER corpus (Facial-Phenotype-RAG)"
 CORPUS_URL = "https://github.com/zhelishisongjie/Facial-Phenotype-RAG"
-_HYPERPARAMETERS = ("base_model_id", "epochs", "epochs_run", "best_epoch", "learning_rate", "batch_size",
+_HYPERPARAMETERS = ("base_model_id", "layers", "epochs", "epochs_run", "best_epoch", "learning_rate", "batch_size",
                     "max_length", "warmup_ratio", "weight_decay", "seed", "patience", "train_sentences",
-                    "train_seconds")
+                    "augment", "train_seconds", "train_cpu_seconds", "torch_threads")
 
 TEMPLATE = """---
 {{ card_data }}
@@ -35,10 +35,13 @@ retrieval-augmented question-answering system over the facial phenotype knowledg
 of the paper "Graph retrieval augmented large language models for facial phenotype
 associated rare genetic disease".
 
-- **Base model:** [{{ base_model }}](https://huggingface.co/{{ base_model }}), fine-tuned
+- **Base model:** [{{ base_model }}](https://huggingface.co/{{ base_model }}){{ depth }}, fine-tuned
   with a token-classification head (BIO tags, one prediction per word from its first sub-token).
 - **Training data:** the FPKG NER corpus ({{ corpus_url }}, MIT licence): {{ train_sentences }}
-  training, {{ dev_sentences }} validation and {{ test_sentences }} test sentences, CoNLL format.
+  training, {{ dev_sentences }} validation and {{ test_sentences }} test sentences, CoNLL format;
+  plus {{ augment }} synthetic note-style sentences that recombine the training split's own
+  entities ("5yo F, c.1234del in kmt2d, arched eyebrows, ..."), so that the model does not
+  learn the corpus' few templates by position. Validation and test data are never used for them.
 - **Language:** English.
 
 ## Labels
@@ -83,6 +86,8 @@ spans (HGVS variants, ages, sexes, gene symbols) with the model's.
 - The corpus has some label noise (a few disease names tagged GENE, 'male' tagged GENE or RACE,
   'in exon N' inside MUTATION spans in the training split but outside them in the validation
   split); scores near 1.0 partly reflect how closely the test split follows the templates.
+- Free-text figures, where shown, come from a small set of hand-written descriptions whose
+  authors also wrote the synthetic training layouts: read them as optimistic.
 - The base model is uncased and English only; non-Latin text yields few or no entities.
 - Entities are mentions only: linking them to ontology or graph identifiers is a separate step.
 """
@@ -136,6 +141,8 @@ def build_model_card(model_dir: Path, repo_id: str | None = None, license: str =
         base_model=base_model,
         corpus_url=CORPUS_URL,
         train_sentences=args.get("train_sentences", "?"),
+        augment=args.get("augment", 0),
+        depth=f", its first {config['num_hidden_layers']} transformer layers" if args.get("layers") else "",
         dev_sentences=results.get("dev", {}).get("sentences", "?"),
         test_sentences=test.get("sentences", "?"),
         labels_table=_labels_table(labels),

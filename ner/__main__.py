@@ -42,12 +42,16 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("train", help="fine-tune on the corpus and save the model")
     p.add_argument("--out", type=Path, required=True, help="model folder to write")
     p.add_argument("--base", help="Hub id or folder (default: the bundled all-MiniLM-L6-v2)")
-    p.add_argument("--epochs", type=int, default=5)
+    p.add_argument("--epochs", type=int, default=4)
     p.add_argument("--lr", type=float, default=1e-4)
     p.add_argument("--batch-size", type=int, default=16)
     p.add_argument("--seed", type=int, default=42)
     p.add_argument("--patience", type=int, default=2, help="epochs without dev F1 gain before stopping")
     p.add_argument("--limit", type=int, help="train on the first N sentences only")
+    p.add_argument("--layers", type=int, default=3,
+                   help="keep only the base model's first N transformer layers (default: 3; 0: all)")
+    p.add_argument("--augment", type=int, default=600,
+                   help="synthetic free-text sentences built from the training entities (0: none)")
     p.add_argument("--no-progress", action="store_true")
     p.set_defaults(run=_train)
 
@@ -92,7 +96,8 @@ def _train(args) -> int:
     data = {s: read_conll(corpus_path(settings.data_dir, s)) for s in SPLITS}
     config = TrainConfig(
         out=args.out, base=args.base, epochs=args.epochs, learning_rate=args.lr,
-        batch_size=args.batch_size, seed=args.seed, patience=args.patience, limit=args.limit,
+        batch_size=args.batch_size, seed=args.seed, patience=args.patience, limit=args.limit, augment=args.augment,
+        layers=args.layers or None,
         progress=not args.no_progress,
     )
     train(config, data["train"], data["dev"], log=lambda m: print(m, flush=True))
@@ -123,7 +128,7 @@ def _evaluate(args) -> int:
                              [[(p.type, p.start, p.end) for p in row] for row in predicted])
         scores["sentences"] = len(sentences)
         if Path(args.model).is_dir() and recognizer.model_available:
-            write_eval(Path(args.model), f"{split} (raw text{', with rules' if args.rules else ''})",
+            write_eval(Path(args.model), f"{split} (raw text, {'model + rules' if args.rules else 'model alone'})",
                        scores, path)
     else:
         scores = evaluate_tagger(WordTagger.from_pretrained(args.model), sentences)

@@ -1,22 +1,26 @@
 """Combining model spans with rule spans.
 
-Precedence, for each rule span (rule spans never overlap each other):
-1. No model span overlaps it: it is added.
-2. A model span of the same type contains it: the model span is kept (it may carry more
+Precedence (rule spans never overlap each other, nor do model spans):
+1. A model span that overlaps two or more rule spans is dropped: the model has run several
+   entities together ('5yo F, c.1234del in KMT2D' as one MUTATION), as a model trained on
+   template text does on free text.
+Then, for each rule span:
+2. No model span overlaps it: it is added.
+3. A model span of the same type contains it: the model span is kept (it may carry more
    context in the corpus' convention, e.g. 'c.1137_1146del TAGTATGTCT').
-3. A longer model span of another type contains it and the rule is a vocabulary or word
+4. A longer model span of another type contains it and the rule is a vocabulary or word
    rule (GENE, RACE, GENDER, AGE): the model span is kept, since a symbol inside a longer
-   entity is usually part of its name ('Coffin-Siris syndrome 4 (CSS4)'). With equal
+   entity is usually part of its name ('PTEN hamartoma tumour syndrome'). With equal
    boundaries the rule's type wins: a symbol from the gene list is a gene.
-4. Otherwise the rule wins: the overlapping model spans are dropped. The rules are
+5. Otherwise the rule wins and the overlapping model spans are dropped: the rules are
    syntactic (an HGVS string is a variant whatever the model says) and their boundaries
-   are exact where the model, trained on template text, cuts free text at odd places.
+   are exact where the model cuts free text at odd places.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from ner.spans import Span
 
@@ -24,24 +28,43 @@ _CONTEXT_SENSITIVE = frozenset({"GENE", "RACE", "GENDER", "AGE"})
 
 
 def merge_spans(model_spans: Iterable[Span], rule_spans: Iterable[Span]) -> list[Span]:
-    """The union of both lists under the precedence above, sorted by start offset.
-
-    Each list must be free of overlaps within itself (as BIO decoding and the rules give).
-    """
-    model = sorted(model_spans, key=lambda s: (s.start, s.end))
-    starts = [m.start for m in model]
-    ends = [m.end for m in model]  # sorted too, since the spans are disjoint
+    """The union of both lists under the precedence above, sorted by start offset."""
+    rules = sorted(rule_spans, key=lambda s: (s.start, s.end))
+    model = [m for m in sorted(model_spans, key=lambda s: (s.start, s.end)) if len(_overlapping(rules, m)) < 2]
     dropped: set[int] = set()
     added: list[Span] = []
-    for rule in rule_spans:
-        overlapping = [k for k in range(bisect_right(ends, rule.start), bisect_left(starts, rule.end))
-                       if k not in dropped]
+    for rule in rules:
+        overlapping = [k for k in _overlapping(model, rule) if k not in dropped]
         if overlapping and _model_keeps(rule, [model[k] for k in overlapping]):
             continue
         dropped.update(overlapping)
         added.append(rule)
     kept = [m for k, m in enumerate(model) if k not in dropped]
     return sorted(kept + added, key=lambda s: (s.start, s.end))
+
+
+def _overlapping(spans: Sequence[Span], target: Span) -> range:
+    """Indexes of the spans (disjoint, sorted) that overlap ``target``, by bisection."""
+    ends = _EndsView(spans)
+    first = bisect_right(ends, target.start)
+    last = bisect_left(_StartsView(spans), target.end)
+    return range(first, max(first, last))
+
+
+class _StartsView(Sequence):
+    def __init__(self, spans: Sequence[Span]) -> None:
+        self.spans = spans
+
+    def __len__(self) -> int:
+        return len(self.spans)
+
+    def __getitem__(self, i):
+        return self.spans[i].start
+
+
+class _EndsView(_StartsView):
+    def __getitem__(self, i):
+        return self.spans[i].end  # sorted too, since the spans are disjoint
 
 
 def _model_keeps(rule: Span, overlapping: list[Span]) -> bool:

@@ -13,6 +13,8 @@ import logging
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from safetensors import SafetensorError
+
 from ner.merge import merge_spans
 from ner.rules import RuleTagger
 from ner.spans import Span, spans_from_words
@@ -54,10 +56,12 @@ class EntityRecognizer:
         try:
             folder = Path(name).expanduser() if looks_local else _hub_snapshot(name)
             tagger = WordTagger.from_pretrained(folder, max_length=max_length, stride=stride)
-        except (OSError, ValueError) as e:
+        except (OSError, ValueError, SafetensorError) as e:
             # OSError: an unreachable Hub, a missing repo or file (huggingface_hub's errors
-            # derive from it); ValueError: a bad id or config, or labels we cannot read.
-            notice = f"NER model {name} could not be loaded ({_first_line(e)}); using rules only"
+            # derive from it); ValueError: a bad id or config, or labels we cannot read;
+            # SafetensorError: damaged weights.
+            where = "" if looks_local else "no such folder, and from the Hub: "
+            notice = f"NER model {name} could not be loaded ({where}{_first_line(e)}); using rules only"
             log.warning(notice)
             return cls(None, rule_tagger, notice, name)
         return cls(tagger, rule_tagger, None, name)

@@ -84,9 +84,17 @@ def test_missing_model_falls_back_to_rules(tmp_path, monkeypatch):
             ("AGE", "5yo"), ("GENDER", "F"), ("GENE", "NSD1"), ("MUTATION", "p.Arg604*")]
 
 
-def test_unreadable_model_folder_falls_back_to_rules(tmp_path):
+def test_unreadable_model_folder_falls_back_to_rules(tmp_path, tiny_model_dir):
     (tmp_path / "config.json").write_text("{not json", encoding="utf-8")
     recognizer = EntityRecognizer.load(str(tmp_path))
+    assert not recognizer.model_available and "could not be loaded" in recognizer.notice
+    damaged = tmp_path / "damaged"
+    damaged.mkdir()
+    for path in tiny_model_dir.iterdir():
+        (damaged / path.name).write_bytes(path.read_bytes())
+    weights = damaged / "model.safetensors"
+    weights.write_bytes(weights.read_bytes()[:1000])
+    recognizer = EntityRecognizer.load(str(damaged))
     assert not recognizer.model_available and "could not be loaded" in recognizer.notice
 
 
@@ -115,6 +123,7 @@ def test_bad_input_never_raises(tiny_model_dir):
     assert ("GENE", "KMT2D") in {(s.type, s.text) for s in control}
 
 
+@pytest.mark.slow
 def test_100kb_input_returns_spans(tiny_model_dir):
     recognizer = EntityRecognizer.load(str(tiny_model_dir), GENES)
     unit = "A 5yo F with KMT2D c.1234del, arched eyebrows and long palpebral fissures. "
