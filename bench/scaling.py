@@ -4,7 +4,8 @@ A synthetic graph is the FPKG + HPO portable graph copied k times: copy 0 as it 
 with node and relationship ids offset by c × 10^7, names and identifiers suffixed " ~c"
 and numeric identifiers (pmid, did, geneId, ...) offset, so no copy shares a name, an id
 or a paper with another. Every graph, FPKG and FPKG + HPO included, is loaded in turn into
-a private embedded FalkorDB (its own server in a temporary folder), timed, and dropped.
+a private embedded FalkorDB (its own server in a temporary folder, all graphs side by side)
+and the queries are timed on every graph in turn, case by case.
 
 The queries are the diagnosis ranker's (linking, the evidence queries, ranking) on cases
 parsed from the Publication set, and the Cypher templates behind the domain questions,
@@ -62,47 +63,62 @@ def _renamed(properties: dict[str, Any], copy: int) -> dict[str, Any]:
     return renamed
 
 
-def time_queries(store, pipeline, cases: list[DiagnosisCase], asks: list[str], label: str) -> dict[str, Any]:
-    """p50/p95 of the ranker's work per case and of the template retrieval per question on `store`."""
-    ranker = DiagnosisRanker(store, pipeline.linker, pipeline.ranker.ontology)
-    retriever = CypherRetriever(store, pipeline.linker)
+def time_queries(stores: list[tuple[str, Any]], pipeline, cases: list[DiagnosisCase],
+                 asks: list[str]) -> dict[str, dict[str, Any]]:
+    """p50/p95 per graph of the ranker's work per case and of the template retrieval per question.
+
+    Interleaved: each case runs on every graph before the next case, so the load that other
+    work puts on a shared machine falls on all graphs alike instead of on whichever came last."""
+    rankers = {label: DiagnosisRanker(store, pipeline.linker, pipeline.ranker.ontology) for label, store in stores}
+    retrievers = {label: CypherRetriever(store, pipeline.linker) for label, store in stores}
     for case in cases[:WARMUP]:
-        ranker.rank(case)
-    totals, queries, ask_ms = [], [], []
-    for case in progress(cases, f"scaling {label}: diagnose"):
-        started = time.perf_counter()
-        diagnosis = ranker.rank(case)
-        totals.append((time.perf_counter() - started) * 1000)
-        queries.append(diagnosis.timings_ms["queries"])
+        for ranker in rankers.values():
+            ranker.rank(case)
+    totals: dict[str, list[float]] = {label: [] for label in rankers}
+    queries: dict[str, list[float]] = {label: [] for label in rankers}
+    asked: dict[str, list[float]] = {label: [] for label in rankers}
+    for case in progress(cases, "scaling: diagnose on every graph"):
+        for label, ranker in rankers.items():
+            started = time.perf_counter()
+            diagnosis = ranker.rank(case)
+            totals[label].append((time.perf_counter() - started) * 1000)
+            queries[label].append(diagnosis.timings_ms["queries"])
     for question in asks:
-        ask_ms.append(retriever.retrieve(question).timings_ms["cypher_retrieval"])
-    return {"diagnose_ms": percentiles(totals), "queries_ms": percentiles(queries), "ask_ms": percentiles(ask_ms)}
+        for label, retriever in retrievers.items():
+            asked[label].append(retriever.retrieve(question).timings_ms["cypher_retrieval"])
+    return {label: {"diagnose_ms": percentiles(totals[label]), "queries_ms": percentiles(queries[label]),
+                    "ask_ms": percentiles(asked[label])} for label in rankers}
 
 
 def measure(pipeline, cases: list[DiagnosisCase], asks: list[str], *, factors: tuple[int, ...] = (5, 10),
             graphs: list[tuple[str, Graph]] | None = None) -> dict[str, Any]:
-    """Load each graph in turn into a private embedded FalkorDB, time the queries, drop it.
+    """Load every graph into a private embedded FalkorDB, time the same queries on each, interleaved.
 
     A private server (in a temporary folder) keeps the app's server out of it: its memory, its
     snapshots, and other processes that share its folder and may stop it during a long load.
     `graphs` replaces the default FPKG / FPKG+HPO / copies (tests)."""
-    rows = []
+    rows, stores = [], []
     with tempfile.TemporaryDirectory(prefix="fpkg-scaling-") as folder, EmbeddedFalkorDB(Path(folder)) as server:
-        for label, graph in graphs if graphs is not None else default_graphs(pipeline.settings, factors):
-            store = FalkorDBStore(_graph_name(label), server=server)
-            try:
+        try:
+            for label, graph in graphs if graphs is not None else default_graphs(pipeline.settings, factors):
+                store = FalkorDBStore(_graph_name(label), server=server)
+                stores.append((label, store))
                 started = time.perf_counter()
                 store.load(graph, indexes=LOOKUP_INDEXES)
-                row = {"graph": label, "nodes": len(graph.nodes), "relationships": len(graph.relationships),
-                       "load_s": round(time.perf_counter() - started, 2), "server_rss_mb": server_memory_mb(server)}
-                del graph  # the next (larger) copy needs the memory
-                row.update(time_queries(store, pipeline, cases, asks, label))
-                store.load(Graph())  # drop it: the next graph runs alone on the server
-            finally:
+                before = rows[-1]["server_rss_mb_total"] if rows else 0.0
+                total = server_memory_mb(server)
+                rows.append({"graph": label, "nodes": len(graph.nodes), "relationships": len(graph.relationships),
+                             "load_s": round(time.perf_counter() - started, 2), "server_rss_mb_total": total,
+                             "server_rss_mb": round(total - before, 1)})  # what this graph added
+                del graph  # the Python copy: the next (larger) one needs the memory
+            timed = time_queries(stores, pipeline, cases, asks)
+        finally:
+            for _, store in stores:
                 store.close()
-            rows.append(row)
+    for row in rows:
+        row.update(timed[row["graph"]])
     fpkg, top = rows[0], rows[-1]
-    return {"rows": rows, "copies_are_disjoint": True, "largest": top["graph"],
+    return {"rows": rows, "copies_are_disjoint": True, "interleaved": True, "largest": top["graph"],
             "ratio_largest_to_fpkg_p50": _ratio(top, fpkg),
             "ratio_largest_to_fpkg_hpo_p50": _ratio(top, rows[1]) if len(rows) > 1 else None,
             "target": "diagnose p50 at 10x within 2x of FPKG's"}
