@@ -113,7 +113,6 @@ def _train(args) -> int:
 def _evaluate(args) -> int:
     from ner.evaluate import evaluate_tagger, format_scores, span_scores, write_eval
     from ner.predict import EntityRecognizer
-    from ner.tagger import WordTagger
 
     settings = Settings.from_env()
     split, path = _split_file(settings, args.data)
@@ -131,7 +130,10 @@ def _evaluate(args) -> int:
             write_eval(Path(args.model), f"{split} (raw text, {'model + rules' if args.rules else 'model alone'})",
                        scores, path)
     else:
-        scores = evaluate_tagger(WordTagger.from_pretrained(args.model), sentences)
+        recognizer = EntityRecognizer.load(args.model, rules=False)
+        if recognizer.tagger is None:
+            raise NerError(recognizer.notice.removesuffix("; using rules only"))
+        scores = evaluate_tagger(recognizer.tagger, sentences)
         if Path(args.model).is_dir():
             write_eval(Path(args.model), split, scores, path)
     scores["seconds"] = round(time.perf_counter() - started, 2)

@@ -62,7 +62,7 @@ class EntityRecognizer:
             # SafetensorError: damaged weights.
             where = "" if looks_local else "no such folder, and from the Hub: "
             notice = f"NER model {name} could not be loaded ({where}{_first_line(e)}); using rules only"
-            log.warning(notice)
+            log.info(notice)  # the caller gets it as .notice and decides how to show it
             return cls(None, rule_tagger, notice, name)
         return cls(tagger, rule_tagger, None, name)
 
