@@ -7,7 +7,8 @@ Each user is one `gradio_client.Client` calling the named endpoints `/diagnose` 
 turn (a fixed mix of cases and questions, every user starting at a different one). The run is
 bounded: at most users × requests requests, each waited for at most --request-timeout-s, and no
 new request after --max-seconds. Reports errors (with samples), latency p50/p95, throughput, and
-the app's resident memory (psutil) after a warm-up and at the end. Only loopback addresses.
+the app's resident memory (psutil): at the start, after a warm-up (every user making each request
+of the mix once, concurrently: the baseline for growth) and at the end. Only loopback addresses.
 """
 
 from __future__ import annotations
@@ -202,15 +203,20 @@ def call(client, api: str, arguments: tuple, timeout_s: float) -> None:
         raise ValueError(f"no answer in the reply: {str(outputs)[:200]}")
 
 
-def run_user(url: str, user: int, requests: int, deadline: float, request_timeout_s: float, tally: Tally) -> int:
-    """One user's session; returns how many requests it made."""
+def request_failures() -> tuple[type[BaseException], ...]:
+    """What a request can fail with: the app's own error, the queue or the connection, a bad
+    reply, the time limit."""
     import httpx
     from gradio_client.exceptions import AppError
     from gradio_client.utils import QueueError, TooManyRequestsError
 
-    # what a request can fail with: the app's own error, the queue or the connection, a bad reply, the time limit
-    failures = (AppError, QueueError, TooManyRequestsError, httpx.HTTPError, OSError, ValueError, TimeoutError,
-                concurrent.futures.TimeoutError)
+    return (AppError, QueueError, TooManyRequestsError, httpx.HTTPError, OSError, ValueError, TimeoutError,
+            concurrent.futures.TimeoutError)
+
+
+def run_user(url: str, user: int, requests: int, deadline: float, request_timeout_s: float, tally: Tally) -> int:
+    """One user's session; returns how many requests it made."""
+    failures = request_failures()
     client = make_client(url)
     made = 0
     for i in range(requests):
@@ -229,14 +235,23 @@ def run_user(url: str, user: int, requests: int, deadline: float, request_timeou
     return made
 
 
-def warm_up(url: str, request_timeout_s: float, rounds: int = 2) -> None:
-    """Each request of the mix first, so that lazily loaded parts are not counted as growth."""
-    client = make_client(url)
-    try:
-        for api, arguments in WORKLOAD * rounds:
-            call(client, api, arguments, request_timeout_s)
-    finally:
-        client.close()
+def warm_up(url: str, users: int, request_timeout_s: float) -> int:
+    """Every user makes each request of the mix once, all at the same time, before memory is
+    measured: what the first requests load (the embedder, plotting, one session per user, the
+    server's worker threads) is not growth. Returns the number of warm-up requests."""
+    def one_pass(_: int) -> None:
+        client = make_client(url)
+        try:
+            for api, arguments in WORKLOAD:
+                call(client, api, arguments, request_timeout_s)
+        except request_failures() as e:
+            raise BenchError(f"a warm-up request to {api} failed: {type(e).__name__}: {e}") from e
+        finally:
+            client.close()
+
+    with concurrent.futures.ThreadPoolExecutor(users, thread_name_prefix="warm-up") as pool:
+        list(pool.map(one_pass, range(users)))
+    return users * len(WORKLOAD)
 
 
 def run_load(url: str, users: int, requests: int, *, max_seconds: float, request_timeout_s: float,
@@ -245,7 +260,8 @@ def run_load(url: str, users: int, requests: int, *, max_seconds: float, request
         raise BenchError("--users and --requests must be at least 1")
     process = process or serving_process(url)
     wait_for_vector_index(url, request_timeout_s)
-    warm_up(url, request_timeout_s)
+    memory_at_start = memory_mb(process)
+    warm_up_requests = warm_up(url, users, request_timeout_s)
     memory_before = memory_mb(process)
     tally = Tally()
     started = time.perf_counter()
@@ -266,7 +282,9 @@ def run_load(url: str, users: int, requests: int, *, max_seconds: float, request
         "latency_s": percentiles(all_latencies),
         "latency_s_by_endpoint": {api: percentiles(values) for api, values in sorted(tally.latencies.items())},
         "wall_s": round(wall_s, 2), "throughput_rps": round(made / wall_s, 3) if wall_s else None,
-        "memory_mb": {"before": memory_before, "after": memory_after, "growth_pct": growth},
+        "warm_up_requests": warm_up_requests,
+        "memory_mb": {"at_start": memory_at_start, "before": memory_before, "after": memory_after,
+                      "growth_pct": growth},
         "app_pid": process.pid if process else None,
     }
 
@@ -279,7 +297,8 @@ def summary(result: dict) -> str:
              f"  latency p50 {latency.get('p50', '-')} s, p95 {latency.get('p95', '-')} s, "
              f"max {latency.get('max', '-')} s; throughput {result['throughput_rps']} req/s over {result['wall_s']} s"]
     if memory["before"] and memory["after"]:
-        lines.append(f"  app memory (RSS) {memory['before']['app']} MB -> {memory['after']['app']} MB "
+        lines.append(f"  app memory (RSS) {memory['at_start']['app']} MB at the start, after the warm-up "
+                     f"{memory['before']['app']} MB -> {memory['after']['app']} MB "
                      f"({memory['growth_pct']:+.2f} %); with the graph server {memory['before']['app_and_children']}"
                      f" -> {memory['after']['app_and_children']} MB")
     else:
