@@ -23,6 +23,7 @@ from app.ui_format import (
     TRIPLE_HEADERS,
     TRIPLE_TYPES,
     TRIPLE_WIDTHS,
+    answer_markdown,
     cypher_markdown,
     evidence_image,
     notices_markdown,
@@ -120,7 +121,7 @@ def _run(pipeline: Pipeline, mode: str, backend: str, start: Callable[[], Iterat
                 began = time.perf_counter()
                 picture = evidence_image(result)
                 extra = {"evidence_picture": (time.perf_counter() - began) * 1000}
-            yield (result.answer, notices_markdown(result), *tables, picture, timings(result, extra))
+            yield (answer_markdown(result.answer), notices_markdown(result), *tables, picture, timings(result, extra))
     except InputError as e:
         raise gr.Error(str(e), title="Please fix the input", print_exception=False) from e
     except StoreError as e:

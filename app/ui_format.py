@@ -5,6 +5,7 @@ Plain functions of the result, so the API endpoints and the tests see the same v
 
 from __future__ import annotations
 
+import html
 import io
 import json
 
@@ -61,6 +62,11 @@ def cypher_markdown(result: PipelineResult) -> str:
                                                             for c in run.corrections))
         blocks.append("\n\n".join(text))
     return "\n\n---\n\n".join(blocks)
+
+
+def answer_markdown(answer: str) -> str:
+    """The answer as text: it can echo what the user typed, which must never become HTML."""
+    return html.escape(answer, quote=False)
 
 
 def notices_markdown(result: PipelineResult) -> str:

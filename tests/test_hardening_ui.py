@@ -197,9 +197,6 @@ def test_script_in_the_form_never_runs(page, baseline):
 
 
 @pytest.mark.browser
-@pytest.mark.xfail(reason="app/ui.py renders the answer as Markdown with HTML: an option's text echoed in the "
-                          "grounded answer becomes an <img> element (handlers stripped, so nothing runs)",
-                   strict=False)
 def test_user_text_in_the_answer_is_shown_as_text(page, baseline):
     fill_hostile_case(page)
     assert page.locator("#diag-answer img").count() == 0
