@@ -189,11 +189,15 @@ def memory_mb(process: psutil.Process | None) -> dict[str, float] | None:
     return {"app": round(own / 2**20, 1), "app_and_children": round((own + children) / 2**20, 1)}
 
 
+CONNECT_TIMEOUT_S = 60  # a busy app answers its /config slowly; httpx's default is 5 s
+
+
 def make_client(url: str):
     from gradio_client import Client
 
     # download_files=False: the evidence pictures stay on the server, not in a temp folder per request
-    return Client(url, verbose=False, download_files=False, analytics_enabled=False)
+    return Client(url, verbose=False, download_files=False, analytics_enabled=False,
+                  httpx_kwargs={"timeout": CONNECT_TIMEOUT_S})
 
 
 def call(client, api: str, arguments: tuple, timeout_s: float) -> None:
@@ -217,7 +221,11 @@ def request_failures() -> tuple[type[BaseException], ...]:
 def run_user(url: str, user: int, requests: int, deadline: float, request_timeout_s: float, tally: Tally) -> int:
     """One user's session; returns how many requests it made."""
     failures = request_failures()
-    client = make_client(url)
+    try:
+        client = make_client(url)
+    except failures as e:  # the user could not even open the app: one error, and it gives up
+        tally.failed("connect", e)
+        return 0
     made = 0
     for i in range(requests):
         if time.monotonic() > deadline:
@@ -240,7 +248,10 @@ def warm_up(url: str, users: int, request_timeout_s: float) -> int:
     measured: what the first requests load (the embedder, plotting, one session per user, the
     server's worker threads) is not growth. Returns the number of warm-up requests."""
     def one_pass(_: int) -> None:
-        client = make_client(url)
+        try:
+            client = make_client(url)
+        except request_failures() as e:
+            raise BenchError(f"a warm-up client could not connect: {type(e).__name__}: {e}") from e
         try:
             for api, arguments in WORKLOAD:
                 call(client, api, arguments, request_timeout_s)
