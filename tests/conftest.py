@@ -87,3 +87,21 @@ def pipeline(test_settings: Settings):
     started = Pipeline.start(test_settings, progress=lambda message: None)
     yield started
     started.close()
+
+
+CHROMIUM = "/usr/bin/chromium"  # Debian's package; no browser download
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator:
+    """Headless Chromium through Playwright; skips where the chromium package is missing."""
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()

@@ -5,9 +5,6 @@ Elements are found by elem_id. Screenshots go to artifacts/ (git-ignored, kept b
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-
 import pytest
 
 from app.ui_format import RANKED_HEADERS
@@ -15,9 +12,6 @@ from tests.app_process import ARTIFACTS, AppServer, start_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ANSWER_TIMEOUT_MS = 120_000
 # The Publication set's CHD7 case (PMID 26551301), typed in by hand.
 CHD7_CASE = {"gene": "CHD7", "variant": "c.2443-2A>G",
@@ -27,18 +21,6 @@ CHD7_CASE = {"gene": "CHD7", "variant": "c.2443-2A>G",
 @pytest.fixture(scope="module")
 def app_server(test_settings) -> AppServer:
     return start_app(test_settings)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator:
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture

@@ -6,9 +6,6 @@ unchanged afterwards.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-
 import pytest
 from gradio_client import Client
 from gradio_client.exceptions import AppError
@@ -119,22 +116,7 @@ def test_odd_questions(client, baseline, question, expected):
 
 
 # ---- in the browser --------------------------------------------------------------------------------
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ANSWER_TIMEOUT_MS = 120_000
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator:
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture
