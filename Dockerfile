@@ -14,6 +14,7 @@ USER user
 ENV HOME=/home/user \
     PATH=/home/user/.local/bin:$PATH \
     PYTHONUNBUFFERED=1 \
+    MALLOC_ARENA_MAX=2 \
     GRADIO_ANALYTICS_ENABLED=False \
     FPKG_IN_CONTAINER=1 \
     FPKG_CACHE_DIR=/home/user/cache \
