@@ -4,7 +4,7 @@ that answers with a given generator (a scripted fake LLM or an endpoint client).
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from app.pipeline import Pipeline
 from llm.base import Generator
@@ -25,16 +25,27 @@ class GraphFingerprint:
     nodes: int
     relationships: int
     checksum: str  # sha256 over the sorted rows: every node's nid, labels and properties, every relationship
+    rows: frozenset[str] = field(default=frozenset(), compare=False, repr=False)  # to say what changed
 
 
 def graph_fingerprint(store: GraphStore) -> GraphFingerprint:
     counts = store.counts()
     digest = hashlib.sha256()
+    every_row: set[str] = set()
     for query in (_NODE_ROWS, _RELATIONSHIP_ROWS):
         rows = store.query(query, timeout_ms=FINGERPRINT_TIMEOUT_MS)[0]["rows"]
         digest.update("\n".join(sorted(rows)).encode("utf-8", "surrogatepass"))
         digest.update(b"\x00")
-    return GraphFingerprint(counts["total_nodes"], counts["total_relationships"], digest.hexdigest())
+        every_row.update(rows)
+    return GraphFingerprint(counts["total_nodes"], counts["total_relationships"], digest.hexdigest(),
+                            frozenset(every_row))
+
+
+def changes(before: GraphFingerprint, after: GraphFingerprint, shown: int = 10) -> str:
+    """The rows only one of the two fingerprints holds: the assertion message of a changed graph."""
+    gone, new = sorted(before.rows - after.rows), sorted(after.rows - before.rows)
+    return (f"{len(gone)} rows gone, {len(new)} rows new\n"
+            + "\n".join([f"- {row[:300]}" for row in gone[:shown]] + [f"+ {row[:300]}" for row in new[:shown]]))
 
 
 _baselines: dict[int, GraphFingerprint] = {}
