@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import threading
 import time
@@ -42,8 +43,16 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def exit_on_sigterm(signum: int, _frame) -> None:
+    """`docker stop` sends SIGTERM. Python's default dies on the spot, and uvicorn re-raises the
+    signal after its graceful shutdown: exiting instead runs the cleanup (the embedded graph server
+    this process started is stopped, not left running)."""
+    raise SystemExit(128 + signum)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    signal.signal(signal.SIGTERM, exit_on_sigterm)
     # Gradio reads this when it is imported: set it first (an explicit setting wins).
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
     from app.pipeline import Pipeline

@@ -25,6 +25,7 @@ from retrieval.diagnose import Diagnosis, DiagnosisCase, DiagnosisRanker, Ranked
 from retrieval.intent import find_mentions
 from retrieval.linking import EntityLinker
 from retrieval.ontology import PhenotypeOntology
+from retrieval.profiles import DiseaseProfiles
 from retrieval.result import CypherRun, Link, RetrievalResult, Triple
 from retrieval.store import GraphStore, open_store
 
@@ -58,10 +59,11 @@ class PipelineResult:
 
 class Pipeline:
     def __init__(self, settings: Settings, store: GraphStore, linker: EntityLinker,
-                 ontology: PhenotypeOntology, recognizer, build_report: BuildReport | None = None):
+                 ontology: PhenotypeOntology, recognizer, build_report: BuildReport | None = None,
+                 profiles: DiseaseProfiles | None = None):
         self.settings, self.store, self.linker, self.recognizer = settings, store, linker, recognizer
         self.build_report = build_report
-        self.ranker = DiagnosisRanker(store, linker, ontology)
+        self.ranker = DiagnosisRanker(store, linker, ontology, profiles)
         self.cypher_retriever = CypherRetriever(store, linker)
         self._vector = None
         self._vector_lock = threading.Lock()
@@ -76,12 +78,13 @@ class Pipeline:
         store = open_store(settings)
         progress("checking the graph (a first start builds it from the FPKG dump and HPO)")
         report = ensure_built(store, settings, with_hpo=settings.with_hpo)
-        progress("loading the entity linker and the phenotype ontology")
+        progress("loading the entity linker, the phenotype ontology and the diseases' phenotypes")
         linker = EntityLinker.from_store(store, settings.cache_dir)
         ontology = PhenotypeOntology.from_store(store)
+        profiles = DiseaseProfiles.from_store(store)
         recognizer = EntityRecognizer.load(settings.ner_model, gene_vocabulary=linker.names("Genotype"))
         progress(f"ready in {time.perf_counter() - started:.1f} s")
-        return cls(settings, store, linker, ontology, recognizer, report)
+        return cls(settings, store, linker, ontology, recognizer, report, profiles)
 
     def vector_retriever(self):
         """Built on first use, once even when requests race: the node vectors take minutes the

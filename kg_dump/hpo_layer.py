@@ -16,7 +16,7 @@ from pathlib import Path
 # Head or neck, eye, ear: the facial phenotypes' roots.
 FACIAL_ROOTS = ("HP:0000152", "HP:0000478", "HP:0000598")
 HPO_FILES = ("hp.obo", "phenotype.hpoa", "genes_to_phenotype.txt")
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 
 # HPO frequency terms → a representative share of patients.
 FREQUENCY_TERMS = {
@@ -166,14 +166,18 @@ def _read_disease_annotations(path: Path, facial_ids: set[str], layer: HpoLayer)
     return names
 
 
+def has_symbol(symbol: str) -> bool:
+    return any(char.isalnum() for char in symbol)
+
+
 def _read_gene_annotations(path: Path, facial_ids: set[str], names: dict[str, str],
                            layer: HpoLayer) -> None:
     """Genes with facial phenotypes or facial diseases, with all their diseases: a gene's
     diseases are asked for whole, not only those with facial features."""
-    rows = []
     with open(path, encoding="utf-8") as f:
+        # rows without a symbol ("-") would make a gene nobody can name: NCBI 7467 has 289 of them
         rows = [(r["gene_symbol"], int(r["ncbi_gene_id"]), r["hpo_id"], r["disease_id"])
-                for r in csv.DictReader(f, delimiter="\t")]
+                for r in csv.DictReader(f, delimiter="\t") if has_symbol(r["gene_symbol"])]
     gene_phenotypes = {(symbol, hpo_id) for symbol, _, hpo_id, _ in rows if hpo_id in facial_ids}
     facial_genes = {symbol for symbol, _ in gene_phenotypes}
     facial_genes |= {symbol for symbol, _, _, disease_id in rows if disease_id in layer.diseases}

@@ -34,6 +34,7 @@ class Settings:
     llm_model: str = DEFAULT_LLM_MODEL
     llm_endpoint: str | None = None
     llm_api_key: str | None = field(default=None, repr=False)
+    llm_timeout_s: float = 120.0  # how long an endpoint may take to answer
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -57,6 +58,7 @@ class Settings:
             llm_model=env.get("LLM_MODEL") or DEFAULT_LLM_MODEL,
             llm_endpoint=env.get("LLM_ENDPOINT") or None,
             llm_api_key=env.get("LLM_API_KEY") or None,
+            llm_timeout_s=_seconds(env.get("LLM_TIMEOUT_S"), "LLM_TIMEOUT_S", 120.0),
         )
         settings.validate()
         return settings
@@ -74,3 +76,15 @@ class Settings:
             )
         if self.llm_backend == "endpoint" and not self.llm_endpoint:
             raise SettingsError("LLM_BACKEND=endpoint needs LLM_ENDPOINT (an OpenAI-compatible base URL)")
+
+
+def _seconds(value: str | None, name: str, default: float) -> float:
+    if value is None or not value.strip():
+        return default
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise SettingsError(f"{name}={value!r} is not a number of seconds") from None
+    if not 0 < seconds <= 3600:
+        raise SettingsError(f"{name}={value!r} must be more than 0 and at most 3600 seconds")
+    return seconds

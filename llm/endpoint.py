@@ -67,13 +67,13 @@ class EndpointGenerator(Generator):
         self,
         settings: Settings,
         *,
-        timeout: float = 120.0,
+        timeout: float | None = None,
         retries: int = 2,
         backoff: float = 0.5,
     ):
         self.base_url = normalize_base_url(settings.llm_endpoint)
         self.model = settings.llm_model
-        self.timeout = timeout
+        self.timeout = timeout if timeout is not None else settings.llm_timeout_s
         self.retries = retries
         self.backoff = backoff
         self._api_key = settings.llm_api_key or None

@@ -19,6 +19,7 @@ from retrieval.diagnosis_queries import DiagnosisEvidence, gather_evidence
 from retrieval.linking import EntityLinker
 from retrieval.ontology import PhenotypeOntology
 from retrieval.options import link_option
+from retrieval.profiles import DiseaseProfiles
 from retrieval.result import CypherRun, Link, Triple
 from retrieval.store import GraphStore
 
@@ -67,8 +68,10 @@ class Diagnosis:
 
 
 class DiagnosisRanker:
-    def __init__(self, store: GraphStore, linker: EntityLinker, ontology: PhenotypeOntology):
+    def __init__(self, store: GraphStore, linker: EntityLinker, ontology: PhenotypeOntology,
+                 profiles: DiseaseProfiles | None = None):
         self.store, self.linker, self.ontology = store, linker, ontology
+        self.profiles = profiles if profiles is not None else DiseaseProfiles.from_store(store)
 
     def rank(self, case: DiagnosisCase, exclude_pmids: frozenset[int] = frozenset()) -> Diagnosis:
         started = time.perf_counter()
@@ -79,7 +82,7 @@ class DiagnosisRanker:
         option_links = {letter: link_option(name, self.linker) for letter, name in (case.options or {}).items()}
         linked_at = time.perf_counter()
         evidence = gather_evidence(
-            self.store, self.ontology, gene_id=gene.node_id if gene else None, variant_ids=variants,
+            self.store, self.ontology, self.profiles, gene_id=gene.node_id if gene else None, variant_ids=variants,
             phenotype_ids=phenotypes, extra_diseases=[lk.node_id for lk in option_links.values() if lk.node_id],
             exclude_pmids=exclude_pmids)
         evidence.gene = (gene.node_id, gene.name) if gene else None

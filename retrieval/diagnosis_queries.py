@@ -1,6 +1,7 @@
 """The graph queries behind a differential diagnosis, gathered into one evidence object.
 
-Every query is parameterised and recorded (the UI shows what ran)."""
+Every query is parameterised and recorded (the UI shows what ran). Phenotype annotations come
+from the profiles read at start (`retrieval.profiles`), not from a query per case."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from retrieval.ontology import PhenotypeOntology
+from retrieval.profiles import DiseaseProfiles
 from retrieval.result import CypherRun, Triple
 from retrieval.store import GraphStore
 
@@ -21,14 +23,6 @@ VARIANT_DISEASES = ("MATCH (g:Genotype)<-[:Have]-(v:Variation)-[:Cause]->(d:Dise
 CASES = ("MATCH (g:Genotype)<-[:Have]-(v:Variation)<-[:with_Var]-(s:Sample) WHERE g.nid = $gene "
          "MATCH (v)-[:Cause]->(d:Disease) OPTIONAL MATCH (s)-[:From]->(a:Article) "
          "RETURN d.nid AS disease, s.nid AS sample, coalesce(a.pmid, v.pmid) AS pmid")
-PHENOTYPE_DISEASES = ("MATCH (d:Disease)-[r:Exhibit]->(p:FacePhenotype) WHERE p.nid IN $terms "
-                      "RETURN d.nid AS disease, count(DISTINCT p) AS hits, collect(r.pmid) AS pmids "
-                      "ORDER BY hits DESC, disease LIMIT $limit")
-PROFILES = ("MATCH (d:Disease)-[r:Exhibit]->(p:FacePhenotype) WHERE d.nid IN $diseases "
-            "RETURN d.nid AS disease, p.nid AS phenotype, r.pmid AS pmid")
-MATCHED = ("MATCH (d:Disease)-[r:Exhibit]->(p:FacePhenotype) WHERE d.nid IN $diseases AND p.nid IN $terms "
-           "RETURN d.nid AS disease, p.nid AS phenotype, p.phenotypeName AS name, r.pmid AS pmid, "
-           "r.source AS source")
 DISEASES = "MATCH (d:Disease) WHERE d.nid IN $diseases RETURN d.nid AS id, d.dname AS name, d.disease_id AS did"
 
 
@@ -63,7 +57,7 @@ class DiagnosisEvidence:
         return triples
 
 
-def gather_evidence(store: GraphStore, ontology: PhenotypeOntology, *, gene_id: int | None,
+def gather_evidence(store: GraphStore, ontology: PhenotypeOntology, profiles: DiseaseProfiles, *, gene_id: int | None,
                     variant_ids: list[int], phenotype_ids: list[int], extra_diseases: list[int],
                     exclude_pmids: frozenset[int]) -> DiagnosisEvidence:
     evidence = DiagnosisEvidence()
@@ -91,18 +85,18 @@ def gather_evidence(store: GraphStore, ontology: PhenotypeOntology, *, gene_id: 
     candidates = set(evidence.gene_sources) | set(evidence.case_diseases) | set(extra_diseases)
     if phenotype_ids:
         terms = sorted({p for term in phenotype_ids for p in [term, *ontology.parents.get(term, ())]})
-        for row in run(PHENOTYPE_DISEASES, {"terms": terms, "limit": PHENOTYPE_CANDIDATES}, "phenotype_diseases"):
-            candidates.add(row["disease"])
+        candidates.update(profiles.diseases_sharing(terms, PHENOTYPE_CANDIDATES))
     if not candidates:
         return evidence
     ids = sorted(candidates)
-    for row in run(PROFILES, {"diseases": ids}, "profiles"):
-        if row["pmid"] not in exclude_pmids:  # else an annotation only the held-out paper made
-            evidence.profiles[row["disease"]].add(row["phenotype"])
-    if phenotype_ids:
-        for row in run(MATCHED, {"diseases": ids, "terms": phenotype_ids}, "matched_phenotypes"):
-            if row["pmid"] not in exclude_pmids:
-                evidence.profile_rows.append(row)
+    wanted = set(phenotype_ids)
+    for disease in ids:
+        for annotation in profiles.annotations(disease, exclude_pmids):
+            evidence.profiles[disease].add(annotation.phenotype)
+            if annotation.phenotype in wanted:
+                evidence.profile_rows.append({
+                    "disease": disease, "phenotype": annotation.phenotype, "pmid": annotation.pmid,
+                    "name": profiles.phenotype_names.get(annotation.phenotype, ""), "source": annotation.source})
     for row in run(DISEASES, {"diseases": ids}, "diseases"):
         evidence.diseases[row["id"]] = {"name": row["name"], "disease_id": row["did"]}
     return evidence

@@ -227,13 +227,13 @@ class EmbeddedFalkorDB:
         """A server left by an owner that was killed holds memory and a port: stop it."""
         state = self._read_state()
         pid = state.get("pid") if state else None
-        if not isinstance(pid, int) or not _is_redis_server(pid):
+        if not isinstance(pid, int) or not is_redis_server(pid):
             return
         os.kill(pid, signal.SIGTERM)
         deadline = time.monotonic() + 5
-        while _is_redis_server(pid) and time.monotonic() < deadline:
+        while is_redis_server(pid) and time.monotonic() < deadline:
             time.sleep(0.02)
-        if _is_redis_server(pid):
+        if is_redis_server(pid):
             os.kill(pid, signal.SIGKILL)
 
     # ---- the server process -----------------------------------------------------------
@@ -331,7 +331,7 @@ def _port_free(port: int) -> bool:
         return True
 
 
-def _is_redis_server(pid: int) -> bool:
+def is_redis_server(pid: int) -> bool:
     """A live (not zombie) redis-server process; Linux /proc only, elsewhere False."""
     try:
         cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()

@@ -72,17 +72,21 @@ def start_app(settings: Settings) -> AppServer:
     global _server
     if _server is not None and _server.process.poll() is None:
         return _server
-    port = free_port()
     ARTIFACTS.mkdir(exist_ok=True)
-    log_path = ARTIFACTS / "app-server.log"
+    _server = launch_app(settings, ARTIFACTS / "app-server.log")
+    atexit.register(stop_app)
+    return _server
+
+
+def launch_app(settings: Settings, log_path: Path, timeout_s: float = START_TIMEOUT_S) -> AppServer:
+    """`python -m app` on a free port, returned once /healthz says ok (the caller stops it)."""
+    port = free_port()
     began = time.monotonic()
     with open(log_path, "w") as log:
         process = subprocess.Popen([sys.executable, "-m", "app", "--port", str(port)], cwd=REPO_ROOT,
                                    env=app_environment(settings), stdout=log, stderr=subprocess.STDOUT)
     server = AppServer(f"http://127.0.0.1:{port}", process, log_path, 0.0)
-    atexit.register(stop_app)
-    _server = server
-    deadline = began + START_TIMEOUT_S
+    deadline = began + timeout_s
     while True:
         if process.poll() is not None:
             raise RuntimeError(f"python -m app exited with {process.returncode}:\n{server.log_tail()}")
@@ -92,8 +96,9 @@ def start_app(settings: Settings) -> AppServer:
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             pass  # not listening yet
         if time.monotonic() > deadline:
-            stop_app()
-            raise RuntimeError(f"python -m app did not answer within {START_TIMEOUT_S} s:\n{server.log_tail()}")
+            process.kill()
+            process.wait()
+            raise RuntimeError(f"python -m app did not answer within {timeout_s:.0f} s:\n{server.log_tail()}")
         time.sleep(0.5)
     server.started_s = time.monotonic() - began
     return server

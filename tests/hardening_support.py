@@ -62,7 +62,7 @@ def baseline_fingerprint(store: GraphStore) -> GraphFingerprint:
 def with_generator(pipeline: Pipeline, generator: Generator) -> Pipeline:
     """The same graph, indexes and NER, answering with `generator` whatever backend is asked for."""
     copy = Pipeline(pipeline.settings, pipeline.store, pipeline.linker, pipeline.ranker.ontology,
-                    pipeline.recognizer, pipeline.build_report)
+                    pipeline.recognizer, pipeline.build_report, pipeline.ranker.profiles)
     copy._vector = pipeline._vector
     copy.generator = lambda backend: generator
     return copy
@@ -73,6 +73,6 @@ def with_endpoint(pipeline: Pipeline, url: str) -> Pipeline:
     clear_cache()  # the factory caches one client per endpoint
     settings = replace(pipeline.settings, llm_backend="endpoint", llm_endpoint=url, llm_model="test-model")
     copy = Pipeline(settings, pipeline.store, pipeline.linker, pipeline.ranker.ontology, pipeline.recognizer,
-                    pipeline.build_report)
+                    pipeline.build_report, pipeline.ranker.profiles)
     copy._vector = pipeline._vector
     return copy

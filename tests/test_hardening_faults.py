@@ -8,6 +8,7 @@ snapshot, or a cache folder of their own), never the session's.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -24,9 +25,10 @@ from llm.endpoint import EndpointGenerator
 from llm.factory import clear_cache
 from ner.predict import EntityRecognizer
 from retrieval.diagnose import DiagnosisCase
-from retrieval.embedded_falkordb import RDB_NAME, EmbeddedFalkorDB
+from retrieval.embedded_falkordb import RDB_NAME, STATE_NAME, EmbeddedFalkorDB, is_redis_server
 from retrieval.falkordb_store import FalkorDBStore
 from retrieval.store import StoreError, open_store
+from tests.app_process import launch_app
 from tests.hardening_support import with_endpoint, with_generator
 from tests.openai_server import running_server
 
@@ -55,7 +57,8 @@ def own_server_pipeline(pipeline, tmp_path_factory):
     shutil.copy(server.rdb_path, folder / RDB_NAME)
     own = EmbeddedFalkorDB(folder).start()
     store = FalkorDBStore(pipeline.store.graph_name, server=own, owns_server=True)
-    started = Pipeline(pipeline.settings, store, pipeline.linker, pipeline.ranker.ontology, pipeline.recognizer)
+    started = Pipeline(pipeline.settings, store, pipeline.linker, pipeline.ranker.ontology, pipeline.recognizer,
+                    profiles=pipeline.ranker.profiles)
     yield started
     started.close()
 
@@ -165,7 +168,8 @@ def test_ner_model_missing_runs_rules_only_with_a_notice(pipeline, tmp_path, mod
     given = str(tmp_path / "no-such-model") if model else None
     recognizer = EntityRecognizer.load(given, gene_vocabulary=pipeline.linker.names("Genotype"))
     assert not recognizer.model_available and "using rules only" in recognizer.notice
-    rules_only = Pipeline(pipeline.settings, pipeline.store, pipeline.linker, pipeline.ranker.ontology, recognizer)
+    rules_only = Pipeline(pipeline.settings, pipeline.store, pipeline.linker, pipeline.ranker.ontology, recognizer,
+                          profiles=pipeline.ranker.profiles)
     result = rules_only.diagnose_question("A 5 year old girl with a CHD7 mutation, c.2443-2A>G, a wide nasal "
                                           "bridge and chorioretinal coloboma. What disease might she have?")
     assert recognizer.notice in result.notices  # the user is told the model is missing
@@ -200,3 +204,34 @@ def test_corrupt_snapshot_is_rebuilt_from_the_dump(pipeline, tmp_path):
     with open_store(settings) as store:  # the rebuilt graph was snapshotted: the next start is quick
         assert not store.snapshot_discarded and store.counts() == expected
     assert list(Path(snapshot.parent).glob(f"{RDB_NAME}.corrupt-*"))  # the bad file is kept aside
+
+
+# ---- the app stopped ----------------------------------------------------------------------------------
+@pytest.mark.slow
+def test_app_stopped_with_sigterm_stops_the_graph_server_it_started(pipeline, tmp_path):
+    """`docker stop` sends SIGTERM: the app exits through its cleanup and takes down the embedded
+    FalkorDB it started (a cache folder of its own: a copy of the session's snapshot and indexes)."""
+    server = pipeline.store.server
+    if server is None or not server.rdb_path.is_file():
+        pytest.skip("the session graph is not in an embedded FalkorDB with a snapshot")
+    source = pipeline.settings.cache_dir
+    settings = replace(pipeline.settings, cache_dir=tmp_path / "cache")
+    (settings.cache_dir / "falkordb").mkdir(parents=True)
+    shutil.copy(server.rdb_path, settings.cache_dir / "falkordb" / RDB_NAME)
+    shutil.copy(manifest_path(pipeline.settings), manifest_path(settings))
+    if (source / "linking").is_dir():
+        shutil.copytree(source / "linking", settings.cache_dir / "linking")
+
+    app = launch_app(settings, tmp_path / "app.log")
+    try:
+        graph_server = json.loads((settings.cache_dir / "falkordb" / STATE_NAME).read_text())["pid"]
+        assert is_redis_server(graph_server)
+        app.process.send_signal(signal.SIGTERM)
+        assert app.process.wait(timeout=60) == 128 + signal.SIGTERM
+    finally:
+        if app.process.poll() is None:
+            app.process.kill()
+    deadline = time.monotonic() + 10
+    while is_redis_server(graph_server) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not is_redis_server(graph_server), app.log_tail()

@@ -35,6 +35,9 @@ def test_layer_is_the_facial_part_of_hpo(hpo_layer):
     assert counts["genes"] > 3000 and counts["gene_disease"] > 5000
     parents = {p["hpo_id"]: p["parents"] for p in hpo_layer.phenotypes}
     assert all(parent in names for ps in parents.values() for parent in ps)
+    # genes_to_phenotype.txt has rows whose symbol is "-": they name no gene
+    assert "-" not in hpo_layer.genes and all(symbol.strip() for symbol in hpo_layer.genes)
+    assert not any(symbol == "-" for symbol, _ in hpo_layer.gene_phenotypes + hpo_layer.gene_diseases)
 
 
 def test_layer_is_cached(test_settings, hpo_layer):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kg_dump.settings import Settings
+from kg_dump.settings import Settings, SettingsError
 from llm.base import (
     GenerationRequest,
     LLMBadResponse,
@@ -93,6 +93,22 @@ def test_timeout_is_clear_and_bounded(fake):
         gen.generate(REQUEST)
     assert time.perf_counter() - start < 1.2
     assert len(fake.requests) == 1  # a slow server is not asked again
+
+
+def test_timeout_comes_from_the_settings(fake):
+    fake.behaviour = "slow"
+    host, port = fake.server_address[:2]
+    settings = Settings.from_env({"FPKG_CACHE_DIR": ".", "LLM_BACKEND": "endpoint", "LLM_MODEL": "test-model",
+                                  "LLM_ENDPOINT": f"http://{host}:{port}/v1", "LLM_TIMEOUT_S": "0.4"})
+    with pytest.raises(LLMTimeout, match="did not answer within 0.4 s"):
+        EndpointGenerator(settings).generate(REQUEST)
+
+
+@pytest.mark.parametrize("value, problem", [("soon", "not a number"), ("0", "more than 0"), ("-3", "more than 0"),
+                                            ("1e9", "at most 3600"), ("nan", "more than 0")])
+def test_bad_timeout_setting_is_named(value, problem):
+    with pytest.raises(SettingsError, match=f"LLM_TIMEOUT_S=.*{problem}"):
+        Settings.from_env({"FPKG_CACHE_DIR": ".", "LLM_TIMEOUT_S": value})
 
 
 def test_http_500_is_retried_a_bounded_number_of_times(fake):

@@ -27,7 +27,8 @@ def first_question(data_dir):
 def with_endpoint(pipeline: Pipeline, url: str) -> Pipeline:
     clear_cache()
     settings = replace(pipeline.settings, llm_backend="endpoint", llm_endpoint=url, llm_model="test-model")
-    return Pipeline(settings, pipeline.store, pipeline.linker, pipeline.ranker.ontology, pipeline.recognizer)
+    return Pipeline(settings, pipeline.store, pipeline.linker, pipeline.ranker.ontology, pipeline.recognizer,
+                    profiles=pipeline.ranker.profiles)
 
 
 def test_diagnose_a_publication_question(pipeline, first_question):

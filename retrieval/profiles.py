@@ -1,0 +1,51 @@
+"""Every disease's facial phenotype annotations, read from the graph once at start.
+
+The differential needs the whole profile of each candidate disease; asking the graph for
+~60 profiles per case was the slowest part of a diagnosis (65k `Exhibit` rows in FPKG + HPO,
+a few MB in memory). The graph stays the source: this is a read-only copy taken at start.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from typing import NamedTuple
+
+from retrieval.store import GraphStore
+
+LOAD_TIMEOUT_MS = 120_000
+ANNOTATIONS = ("MATCH (d:Disease)-[r:Exhibit]->(p:FacePhenotype) "
+               "RETURN d.nid AS disease, p.nid AS phenotype, r.pmid AS pmid, r.source AS source")
+PHENOTYPE_NAMES = "MATCH (p:FacePhenotype) RETURN p.nid AS id, p.phenotypeName AS name"
+
+
+class Annotation(NamedTuple):
+    phenotype: int
+    pmid: int | None
+    source: str
+
+
+class DiseaseProfiles:
+    def __init__(self, rows: list[dict], phenotype_names: dict[int, str]):
+        self.by_disease: dict[int, list[Annotation]] = defaultdict(list)
+        self.by_phenotype: dict[int, set[int]] = defaultdict(set)
+        for row in rows:
+            self.by_disease[row["disease"]].append(Annotation(row["phenotype"], row["pmid"], row["source"] or ""))
+            self.by_phenotype[row["phenotype"]].add(row["disease"])
+        self.phenotype_names = phenotype_names
+
+    @classmethod
+    def from_store(cls, store: GraphStore) -> DiseaseProfiles:
+        names = {row["id"]: row["name"] for row in store.query(PHENOTYPE_NAMES, timeout_ms=LOAD_TIMEOUT_MS)}
+        return cls(store.query(ANNOTATIONS, timeout_ms=LOAD_TIMEOUT_MS), names)
+
+    def __len__(self) -> int:
+        return sum(len(annotations) for annotations in self.by_disease.values())
+
+    def diseases_sharing(self, terms: list[int], limit: int) -> list[int]:
+        """The diseases annotated with the most of `terms`; ties by node id."""
+        hits = Counter(disease for term in set(terms) for disease in self.by_phenotype.get(term, ()))
+        return [disease for disease, _ in sorted(hits.items(), key=lambda item: (-item[1], item[0]))[:limit]]
+
+    def annotations(self, disease: int, exclude_pmids: frozenset[int] = frozenset()) -> list[Annotation]:
+        """The disease's annotations, less those only a held-out paper made."""
+        return [a for a in self.by_disease.get(disease, ()) if a.pmid not in exclude_pmids]
