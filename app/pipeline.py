@@ -114,9 +114,12 @@ class Pipeline:
 
     def diagnose_question(self, question: str, **options) -> PipelineResult:
         question = validate_question(question)
+        started = time.perf_counter()
         case, notices = self.parse_question(question)
+        parsed_ms = round((time.perf_counter() - started) * 1000, 2)
         result = self.diagnose(case, question=question, **options)
         result.notices[:0] = notices
+        result.timings_ms = {"ner": parsed_ms, **result.timings_ms}  # the question's parse: NER and rules
         return result
 
     def diagnose(self, case: DiagnosisCase, **options) -> PipelineResult:

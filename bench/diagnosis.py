@@ -99,17 +99,12 @@ class Judge:
 
 def diagnose_one(pipeline, question: Question, *, mode: str, backend: str | None, temperature: float = 0.0,
                  seed: int = 0, hold_out: bool = False):
-    """What `Pipeline.diagnose_question` does, with the parse (NER) timed: (result, timings_ms)."""
+    """`Pipeline.diagnose_question`, optionally without the question's own paper: (result, timings_ms)."""
     started = time.perf_counter()
-    case, notices = pipeline.parse_question(question.text)
-    parsed = time.perf_counter()
     exclude = frozenset({question.pmid}) if hold_out and question.pmid is not None else frozenset()
-    result = pipeline.diagnose(case, mode=mode, backend=backend, temperature=temperature, seed=seed,
-                               exclude_pmids=exclude, question=question.text)
-    result.notices[:0] = notices
-    timings = {"ner": round((parsed - started) * 1000, 2), **result.timings_ms,
-               "total": round((time.perf_counter() - started) * 1000, 2)}
-    return result, timings
+    result = pipeline.diagnose_question(question.text, mode=mode, backend=backend, temperature=temperature,
+                                        seed=seed, exclude_pmids=exclude)
+    return result, {**result.timings_ms, "total": round((time.perf_counter() - started) * 1000, 2)}
 
 
 def score_item(judge: Judge, question: Question, result, timings: dict[str, float]) -> dict[str, Any]:

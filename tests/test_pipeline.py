@@ -37,7 +37,7 @@ def test_diagnose_a_publication_question(pipeline, first_question):
     assert result.selective and result.predicted.option == "D"
     assert result.answer.startswith("Most likely: D. CHARGE syndrome")
     assert result.triples and result.cypher and result.done
-    assert {"linking", "queries", "ranking", "generation"} <= set(result.timings_ms)
+    assert {"ner", "linking", "queries", "ranking", "generation"} <= set(result.timings_ms)
 
 
 def test_grounded_answers_ignore_temperature_and_repeat_exactly(pipeline):
