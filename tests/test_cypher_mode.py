@@ -2,19 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
-
 import pytest
 
 from retrieval.intent import detect_intent, find_mentions
 from tests.fake_llm import ScriptedLLM
-
-
-def graph_checksum(store) -> str:
-    counts = store.counts()
-    sample = store.query("MATCH (n) RETURN n.nid AS id, labels(n)[0] AS label ORDER BY id LIMIT 5000")
-    return hashlib.sha256(json.dumps([counts, sample], sort_keys=True, default=str).encode()).hexdigest()
+from tests.hardening_support import assert_unchanged, graph_fingerprint
 
 
 @pytest.mark.parametrize("question, intent, expected_tail", [
@@ -65,7 +57,7 @@ def test_llm_query_is_repaired_and_run(pipeline):
 
 def test_llm_errors_go_back_for_repair_then_fall_back_to_templates(pipeline):
     store = pipeline.store
-    before = graph_checksum(store)
+    before = graph_fingerprint(store)
     llm = ScriptedLLM([
         "MATCH (d:Disease) DETACH DELETE d",  # blocked: a write
         "MATCH (d:Disease {dname: 'Crouzon syndrome'}) CALL db.labels() YIELD label RETURN label",  # blocked
@@ -77,4 +69,4 @@ def test_llm_errors_go_back_for_repair_then_fall_back_to_templates(pipeline):
     assert any("Blocked" in notice for notice in result.notices)
     assert "previous query" in llm.requests[1].messages[-1]["content"]  # the error went back to the LLM
     assert result.cypher[-1].origin == "template:phenotypes_of_disease" and result.triples
-    assert graph_checksum(store) == before
+    assert_unchanged(store, before)

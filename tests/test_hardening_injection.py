@@ -16,7 +16,7 @@ from retrieval.cypher_checker import CheckResult
 from retrieval.diagnose import DiagnosisCase
 from retrieval.store import QueryRejected
 from tests.fake_llm import ScriptedLLM
-from tests.hardening_support import baseline_fingerprint, changes, graph_fingerprint, with_endpoint, with_generator
+from tests.hardening_support import assert_unchanged, baseline_fingerprint, with_endpoint, with_generator
 from tests.openai_server import running_server
 
 QUESTION = "What facial phenotypes are associated with Crouzon syndrome?"
@@ -168,5 +168,4 @@ def test_the_store_query_path_is_read_only(pipeline, baseline, write):
 
 
 def test_zz_graph_unchanged_after_the_suite(pipeline, baseline):
-    after = graph_fingerprint(pipeline.store)
-    assert after == baseline, changes(baseline, after)
+    assert_unchanged(pipeline.store, baseline)
