@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import platform
+
 import gradio as gr
 import pytest
 
-from app.__main__ import default_host, parse_args
+from app.__main__ import default_host, limit_malloc_arenas, parse_args
 from app.evidence_plot import MAX_PER_COLUMN, evidence_graph, render_png
 from app.pipeline import MODES, PipelineResult
 from app.ui import MODE_CHOICES, ask, available_backends, build_demo, diagnose
@@ -144,6 +146,12 @@ def test_host_is_loopback_unless_in_a_container_or_space():
     assert default_host({"SPACE_ID": "someone/fpkg-rag"}) == "0.0.0.0"
     args = parse_args(["--port", "8123", "--host", "0.0.0.0"])
     assert (args.port, args.host, args.warm_up) == (8123, "0.0.0.0", False)
+
+
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="mallopt is glibc's")
+def test_malloc_arenas_are_limited_unless_set():
+    assert limit_malloc_arenas({}) is True  # glibc accepted the limit
+    assert limit_malloc_arenas({"MALLOC_ARENA_MAX": "4"}) is False  # an explicit setting wins
 
 
 def test_nothing_typed_in_the_form_changes_the_graph(pipeline):
