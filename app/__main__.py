@@ -138,7 +138,14 @@ def serve(pipeline, host: str, port: int, progress) -> None:
     app = gr.mount_gradio_app(app, demo, path="", ssr_mode=False, footer_links=["api", "gradio"])
     # The vector index loads in the background (seconds from the cache): the page answers at once
     # and a first vector-mode request waits for it.
-    threading.Thread(target=warm_vector, args=(pipeline,), name="warm-vector", daemon=True).start()
+    def load_vector_index() -> None:
+        try:
+            warm_vector(pipeline)
+            progress("the vector index is ready")
+        except Exception as e:  # noqa: BLE001 - the first vector request retries and reports it
+            progress(f"the vector index could not be loaded yet: {e}")
+
+    threading.Thread(target=load_vector_index, name="warm-vector", daemon=True).start()
     progress(f"serving on http://{host}:{port} (the vector index is loading in the background)")
     uvicorn.run(app, host=host, port=port, log_level="warning")
 

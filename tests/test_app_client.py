@@ -34,6 +34,8 @@ def test_health_endpoint_answers(app_server):
     with urllib.request.urlopen(f"{app_server.url}/healthz", timeout=5) as response:
         assert response.status == 200
         assert json.loads(response.read())["status"] == "ok"
+    app_server.wait_for_vector_index()
+    assert "the vector index is ready" in app_server.log_path.read_text()  # the console says so too
 
 
 def test_named_endpoints_are_listed(client):
