@@ -4,6 +4,7 @@ that answers with a given generator (a scripted fake LLM or an endpoint client).
 from __future__ import annotations
 
 import hashlib
+import json
 import warnings
 from dataclasses import dataclass, field, replace
 
@@ -13,12 +14,12 @@ from llm.factory import clear_cache
 from retrieval.store import GraphStore
 
 FINGERPRINT_TIMEOUT_MS = 300_000
-# One row per node / relationship, built as text by the server: ~5x faster than fetching
-# 150k rows of maps through the client. (FalkorDB's toJSON; the suites run on FalkorDB.)
-_NODE_ROWS = ("MATCH (n) RETURN collect(toString(n.nid) + '|' + toJSON(labels(n)) + '|' "
-              "+ toJSON(properties(n))) AS rows")
-_RELATIONSHIP_ROWS = ("MATCH (a)-[r]->(b) RETURN collect(toString(a.nid) + '|' + type(r) + '|' "
-                      "+ toString(b.nid) + '|' + toJSON(properties(r))) AS rows")
+# Plain values, serialised here. (A server-side `toString(n.nid) + '|' + toJSON(...)` per row was
+# used first: in two CI runs one node's row came back as "" from FalkorDB 4.16 while the node itself
+# was intact in every other read — so no text is built by the server.)
+_NODE_ROWS = "MATCH (n) RETURN n.nid AS nid, labels(n) AS labels, properties(n) AS properties"
+_RELATIONSHIP_ROWS = ("MATCH (a)-[r]->(b) RETURN a.nid AS start, type(r) AS type, b.nid AS end, "
+                      "properties(r) AS properties")
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,8 @@ def graph_fingerprint(store: GraphStore) -> GraphFingerprint:
     digest = hashlib.sha256()
     every_row: set[str] = set()
     for query in (_NODE_ROWS, _RELATIONSHIP_ROWS):
-        rows = store.query(query, timeout_ms=FINGERPRINT_TIMEOUT_MS)[0]["rows"]
+        rows = [json.dumps(row, sort_keys=True, ensure_ascii=False)
+                for row in store.query(query, timeout_ms=FINGERPRINT_TIMEOUT_MS)]
         digest.update("\n".join(sorted(rows)).encode("utf-8", "surrogatepass"))
         digest.update(b"\x00")
         every_row.update(rows)
