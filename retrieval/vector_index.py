@@ -35,7 +35,7 @@ import numpy as np
 from retrieval.embedder import DEFAULT_EMBEDDING_MODEL, embed
 from retrieval.glee import DEFAULT_DIM, adjacency, glee
 from retrieval.result import NAME_PROPERTIES, node_name
-from retrieval.store import GraphStore, QueryRejected, quote_name
+from retrieval.store import GraphStore, quote_name
 
 INDEX_VERSION = 2  # 2: the adjacency is cached too
 FETCH_TIMEOUT_MS = 300_000
@@ -78,11 +78,9 @@ _EDGE_SUMMARY = ("MATCH (a)-[r]->(b) RETURN type(r) AS type, count(r) AS n, sum(
                  "sum(b.nid) AS ends, sum((a.nid % 1000003) * (b.nid % 1009)) AS pairs")
 # Extra properties that make a node's text specific (beyond its name).
 _TEXT_PROPS = ("synonyms", "fullName", "variation_gene_name", "category", "gender", "race", "year")
-# One row per start node, its ends joined into a string: parsing 150k (start, end) rows in
-# the client takes seconds, 18k strings a fraction of that.
-_EDGES_JOINED = ("MATCH (a)-[]->(b) WITH a, collect(toString(b.nid)) AS ends "
-                 "RETURN a.nid AS s, string.join(ends, ',') AS e")
-_EDGES_PLAIN = "MATCH (a)-[]->(b) RETURN a.nid AS s, b.nid AS e"
+# Plain (start, end) rows: a faster form that joined each node's ends into a string on the server
+# was dropped, since FalkorDB 4.16 was seen to return one of many collected strings as "".
+_EDGES = "MATCH (a)-[]->(b) RETURN a.nid AS s, b.nid AS e"
 
 
 def graph_fingerprint(store: GraphStore, config: IndexConfig) -> str:
@@ -152,11 +150,7 @@ def fetch_graph(store: GraphStore) -> GraphData:
 
 
 def _edge_pairs(store: GraphStore) -> list[tuple[int, int]]:
-    try:
-        rows = store.query(_EDGES_JOINED, timeout_ms=FETCH_TIMEOUT_MS)
-    except QueryRejected:  # a store without string.join (Neo4j): the plain, slower form
-        return [(r["s"], r["e"]) for r in store.query(_EDGES_PLAIN, timeout_ms=FETCH_TIMEOUT_MS)]
-    return [(r["s"], int(e)) for r in rows for e in r["e"].split(",") if e]
+    return [(r["s"], r["e"]) for r in store.query(_EDGES, timeout_ms=FETCH_TIMEOUT_MS)]
 
 
 # ---- the index ----------------------------------------------------------------------

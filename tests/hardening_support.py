@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import warnings
 from dataclasses import dataclass, field, replace
 
 from app.pipeline import Pipeline
@@ -14,9 +13,9 @@ from llm.factory import clear_cache
 from retrieval.store import GraphStore
 
 FINGERPRINT_TIMEOUT_MS = 300_000
-# Plain values, serialised here. (A server-side `toString(n.nid) + '|' + toJSON(...)` per row was
-# used first: in two CI runs one node's row came back as "" from FalkorDB 4.16 while the node itself
-# was intact in every other read — so no text is built by the server.)
+# Plain values, serialised here. A server-side `collect(toString(n.nid) + '|' + toJSON(...))` was used
+# first: FalkorDB 4.16 returned one of the ~20k strings as "" in some reads (a different node each
+# time, the same node correct when read alone), which failed CI with an unchanged graph.
 _NODE_ROWS = "MATCH (n) RETURN n.nid AS nid, labels(n) AS labels, properties(n) AS properties"
 _RELATIONSHIP_ROWS = ("MATCH (a)-[r]->(b) RETURN a.nid AS start, type(r) AS type, b.nid AS end, "
                       "properties(r) AS properties")
@@ -52,17 +51,9 @@ def changes(before: GraphFingerprint, after: GraphFingerprint, shown: int = 10) 
 
 
 def assert_unchanged(store: GraphStore, baseline: GraphFingerprint) -> None:
-    """The graph holds what it held at the baseline. A differing read is read again before failing:
-    a change made by a write persists, while CI once saw one fingerprint differ with equal counts
-    and could not reproduce it (a read disturbed by the app's concurrent queries is the suspect).
-    The first difference is still reported, as a warning."""
-    first = graph_fingerprint(store)
-    if first == baseline:
-        return
-    second = graph_fingerprint(store)
-    assert second == baseline, changes(baseline, second)
-    warnings.warn(f"one fingerprint read differed from the baseline, the next did not: {changes(baseline, first)}",
-                  stacklevel=2)
+    """The graph holds what it held at the baseline; if not, the message says which rows changed."""
+    after = graph_fingerprint(store)
+    assert after == baseline, changes(baseline, after)
 
 
 _baselines: dict[int, GraphFingerprint] = {}
