@@ -13,9 +13,10 @@ from llm.factory import clear_cache
 from retrieval.store import GraphStore
 
 FINGERPRINT_TIMEOUT_MS = 300_000
-# Plain values, serialised here. A server-side `collect(toString(n.nid) + '|' + toJSON(...))` was used
-# first: FalkorDB 4.16 returned one of the ~20k strings as "" in some reads (a different node each
-# time, the same node correct when read alone), which failed CI with an unchanged graph.
+# Plain values, serialised here. The first version built each row on the server,
+# `toString(n.nid) + '|' + toJSON(labels(n)) + '|' + toJSON(properties(n))`: on a freshly loaded graph
+# FalkorDB 4.16 returns one of the ~20k rows as "" in about one read in five (a different node each
+# time; the node reads correctly alone), which failed CI with an unchanged graph.
 _NODE_ROWS = "MATCH (n) RETURN n.nid AS nid, labels(n) AS labels, properties(n) AS properties"
 _RELATIONSHIP_ROWS = ("MATCH (a)-[r]->(b) RETURN a.nid AS start, type(r) AS type, b.nid AS end, "
                       "properties(r) AS properties")
