@@ -11,6 +11,7 @@ from platformdirs import user_cache_dir
 GRAPH_BACKENDS = ("falkordb", "neo4j")
 LLM_BACKENDS = ("grounded", "local", "endpoint")
 DEFAULT_LLM_MODEL = "Qwen/Qwen2.5-7B-Instruct"
+DEFAULT_LLM_TIMEOUT_S = 120.0
 
 
 class SettingsError(ValueError):
@@ -34,7 +35,7 @@ class Settings:
     llm_model: str = DEFAULT_LLM_MODEL
     llm_endpoint: str | None = None
     llm_api_key: str | None = field(default=None, repr=False)
-    llm_timeout_s: float = 120.0  # how long an endpoint may take to answer
+    llm_timeout_s: float = DEFAULT_LLM_TIMEOUT_S  # how long an endpoint may take to answer
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -58,7 +59,7 @@ class Settings:
             llm_model=env.get("LLM_MODEL") or DEFAULT_LLM_MODEL,
             llm_endpoint=env.get("LLM_ENDPOINT") or None,
             llm_api_key=env.get("LLM_API_KEY") or None,
-            llm_timeout_s=_seconds(env.get("LLM_TIMEOUT_S"), "LLM_TIMEOUT_S", 120.0),
+            llm_timeout_s=_seconds(env.get("LLM_TIMEOUT_S"), "LLM_TIMEOUT_S", DEFAULT_LLM_TIMEOUT_S),
         )
         settings.validate()
         return settings

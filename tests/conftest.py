@@ -105,3 +105,26 @@ def browser() -> Iterator:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield launched
         launched.close()
+
+
+@pytest.fixture(scope="session")
+def app_server(test_settings):
+    """The session's `python -m app` subprocess (tests/app_process.py)."""
+    from tests.app_process import start_app
+
+    return start_app(test_settings)
+
+
+@pytest.fixture
+def page(browser, app_server):
+    """A fresh page on the app that records every JavaScript dialog (an alert() would mean
+    injected script ran)."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    opened = context.new_page()
+    opened.dialogs = []
+    opened.on("dialog", lambda dialog: (opened.dialogs.append(dialog.message), dialog.dismiss()))
+    opened.set_default_timeout(30_000)
+    opened.goto(app_server.url)
+    opened.wait_for_selector("#diag-submit")
+    yield opened
+    context.close()

@@ -8,34 +8,14 @@ from __future__ import annotations
 import pytest
 
 from app.ui_format import RANKED_HEADERS
-from tests.app_process import ARTIFACTS, AppServer, start_app
+from tests.app_process import ARTIFACTS
+from tests.browser_support import ANSWER_TIMEOUT_MS, field, toast_with, wait_for_answer
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-ANSWER_TIMEOUT_MS = 120_000
 # The Publication set's CHD7 case (PMID 26551301), typed in by hand.
 CHD7_CASE = {"gene": "CHD7", "variant": "c.2443-2A>G",
              "phenotypes": ["Wide nasal bridge", "Posteriorly rotated ears", "Chorioretinal coloboma", "Proptosis"]}
-
-
-@pytest.fixture(scope="module")
-def app_server(test_settings) -> AppServer:
-    return start_app(test_settings)
-
-
-@pytest.fixture
-def page(browser, app_server):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    opened = context.new_page()
-    opened.set_default_timeout(30_000)
-    opened.goto(app_server.url)
-    opened.wait_for_selector("#diag-submit")
-    yield opened
-    context.close()
-
-
-def field(page, elem_id: str):
-    return page.locator(f"#{elem_id} textarea, #{elem_id} input").first
 
 
 def fill_case(page, gene: str = "", variant: str = "", phenotypes: tuple[str, ...] | list[str] = (),
@@ -57,12 +37,6 @@ def choose_mode(page, prefix: str, label_start: str) -> None:
     page.locator(f"#{prefix}-mode").get_by_text(label_start, exact=False).first.click()
 
 
-def wait_for_answer(page, prefix: str, text: str) -> str:
-    page.wait_for_function(f"document.querySelector('#{prefix}-answer').innerText.includes({text!r})",
-                           timeout=ANSWER_TIMEOUT_MS)
-    return page.locator(f"#{prefix}-answer").inner_text()
-
-
 def triple_rows(page, prefix: str) -> int:
     return page.locator(f"#{prefix}-triples [role=gridcell][data-col='0']").count()
 
@@ -76,13 +50,6 @@ def evidence_picture_width(page, prefix: str) -> int:
     image.wait_for(timeout=ANSWER_TIMEOUT_MS)
     page.wait_for_function(f"document.querySelector('#{prefix}-evidence img').complete", timeout=30_000)
     return page.evaluate(f"document.querySelector('#{prefix}-evidence img').naturalWidth")
-
-
-def toast_with(page, text: str) -> str:
-    """The error toast that contains `text` (Gradio shows gr.Error as a toast)."""
-    toast = page.locator("[data-testid='toast-body']").filter(has_text=text).first
-    toast.wait_for(timeout=60_000)
-    return toast.inner_text()
 
 
 @pytest.mark.parametrize("mode", ["cypher", "vector"])

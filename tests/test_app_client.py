@@ -11,18 +11,12 @@ from gradio_client import Client
 from gradio_client.exceptions import AppError
 
 from app.ui_format import RANKED_HEADERS, TRIPLE_HEADERS
-from tests.app_process import AppServer, start_app
 
 pytestmark = pytest.mark.slow
 
 CHD7_CASE = dict(age="5", sex="female", ethnicity="Turkish", gene="CHD7", variant="c.2443-2A>G",
                  phenotypes=["Wide nasal bridge", "Posteriorly rotated ears", "Chorioretinal coloboma", "Proptosis"],
                  selective=False, option_a="", option_b="", option_c="", option_d="")
-
-
-@pytest.fixture(scope="module")
-def app_server(test_settings) -> AppServer:
-    return start_app(test_settings)
 
 
 @pytest.fixture(scope="module")

@@ -9,12 +9,7 @@ import pytest
 from bench import load
 from bench.__main__ import main
 from bench.runtime import BenchError
-from tests.app_process import AppServer, free_port, start_app
-
-
-@pytest.fixture(scope="module")
-def app_server(test_settings) -> AppServer:
-    return start_app(test_settings)
+from tests.app_process import free_port
 
 
 @pytest.mark.slow

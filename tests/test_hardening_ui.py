@@ -10,7 +10,7 @@ import pytest
 from gradio_client import Client
 from gradio_client.exceptions import AppError
 
-from tests.app_process import AppServer, start_app
+from tests.browser_support import field, toast_with, wait_for_answer
 from tests.hardening_support import assert_unchanged, baseline_fingerprint
 
 pytestmark = pytest.mark.slow
@@ -27,11 +27,6 @@ BIG = "lorem ipsum " * 8600  # ~100 kB
 
 def fields(**changes) -> tuple:
     return (*dict(CASE, **changes).values(), *SETTINGS)
-
-
-@pytest.fixture(scope="module")
-def app_server(test_settings) -> AppServer:
-    return start_app(test_settings)
 
 
 @pytest.fixture(scope="module")
@@ -116,37 +111,6 @@ def test_odd_questions(client, baseline, question, expected):
 
 
 # ---- in the browser --------------------------------------------------------------------------------
-ANSWER_TIMEOUT_MS = 120_000
-
-
-@pytest.fixture
-def page(browser, app_server):
-    """A fresh page that records every JavaScript dialog (an alert() would mean injected script ran)."""
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    opened = context.new_page()
-    opened.dialogs = []
-    opened.on("dialog", lambda dialog: (opened.dialogs.append(dialog.message), dialog.dismiss()))
-    opened.set_default_timeout(30_000)
-    opened.goto(app_server.url)
-    opened.wait_for_selector("#diag-submit")
-    yield opened
-    context.close()
-
-
-def field(page, elem_id: str):
-    return page.locator(f"#{elem_id} textarea, #{elem_id} input").first
-
-
-def wait_for_answer(page, prefix: str, text: str) -> str:
-    page.wait_for_function(f"document.querySelector('#{prefix}-answer').innerText.includes({text!r})",
-                           timeout=ANSWER_TIMEOUT_MS)
-    return page.locator(f"#{prefix}-answer").inner_text()
-
-
-def toast_with(page, text: str) -> str:
-    toast = page.locator("[data-testid='toast-body']").filter(has_text=text).first
-    toast.wait_for(timeout=60_000)
-    return toast.inner_text()
 
 
 PANELS = ", ".join(f"#{panel} *" for panel in ("diag-answer", "diag-notices", "diag-ranked", "ask-answer",
