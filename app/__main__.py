@@ -21,10 +21,11 @@ import threading
 import time
 from collections.abc import Sequence
 
+from fpkg.cli import reports_errors
+
 DEFAULT_PORT = 7860
 M_ARENA_MAX = -8  # glibc's mallopt parameter (malloc.h)
 MALLOC_ARENAS = 2
-EXIT_CONFIG_ERROR = 2
 TRUE = ("1", "true", "yes", "on")
 
 
@@ -66,6 +67,7 @@ def exit_on_sigterm(signum: int, _frame) -> None:
     raise SystemExit(128 + signum)
 
 
+@reports_errors()
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     signal.signal(signal.SIGTERM, exit_on_sigterm)
@@ -73,22 +75,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Gradio reads this when it is imported: set it first (an explicit setting wins).
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
     from app.pipeline import Pipeline
-    from kg_dump.data_files import DataFileError
-    from kg_dump.hpo_layer import HpoError
-    from kg_dump.settings import Settings, SettingsError
-    from retrieval.store import StoreError
+    from fpkg.config import Settings
 
     started = time.perf_counter()
 
     def progress(message: str) -> None:
         print(f"[{time.perf_counter() - started:6.1f} s] {message}", flush=True)
 
-    try:
-        settings = Settings.from_env()
-        pipeline = Pipeline.start(settings, progress=progress)
-    except (SettingsError, DataFileError, HpoError, StoreError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return EXIT_CONFIG_ERROR
+    pipeline = Pipeline.start(Settings.from_env(), progress=progress)
     try:
         if args.warm_up:
             return warm_up(pipeline, progress)
@@ -103,13 +97,12 @@ def warm_up(pipeline, progress) -> int:
     from retrieval.diagnose import DiagnosisCase
 
     progress("building or loading the vector index (minutes the first time, then cached)")
-    pipeline.vector_retriever()
+    pipeline.retriever("vector")
     case = DiagnosisCase(phenotypes=("Wide nasal bridge", "Chorioretinal coloboma"), gene="CHD7")
     for mode in ("cypher", "vector"):
         result = pipeline.diagnose(case, mode=mode)
         progress(f"warm-up {mode}: {result.predicted.name if result.predicted else 'no answer'}")
-    from app.ui_examples import PUBLICATION_SET
-    from kg_dump.data_files import data_file
+    from kg_dump.data_files import PUBLICATION_SET, data_file
 
     data_file(pipeline.settings.data_dir, PUBLICATION_SET)  # the form's examples
     progress("warm-up done")

@@ -34,8 +34,7 @@ def about_markdown(pipeline: Pipeline) -> str:
                          for s, t, e, n in sorted(schema.patterns, key=lambda p: -p[3]))
     report = pipeline.build_report
     built = "FPKG merged with the HPO layer" if report and report.with_hpo else "FPKG alone (no HPO layer)"
-    recognizer = getattr(pipeline.recognizer, "notice", None) or (
-        f"NER model: {getattr(pipeline.recognizer, 'model_name', None)}")
+    recognizer = pipeline.recognizer.notice or f"NER model: {pipeline.recognizer.model_name}"
     return f"""\
 ## The knowledge graph
 

@@ -6,32 +6,23 @@ still parses when no model is available."""
 
 from __future__ import annotations
 
-import re
-
+from app.validation import age_in_years
+from ner.recognizer import Recognizer
 from retrieval.diagnose import DiagnosisCase
 from retrieval.intent import find_mentions
 from retrieval.linking import EntityLinker
 from retrieval.options import split_question
 
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
-_MONTHS = re.compile(r"month|mo\b", re.IGNORECASE)
-SEXES = {"female": "female", "girl": "female", "woman": "female", "f": "female",
-         "male": "male", "boy": "male", "man": "male", "m": "male"}
-
-
-def parse_age_years(text: str) -> float | None:
-    number = _NUMBER.search(text)
-    if not number:
-        return None
-    value = float(number.group())
-    return round(value / 12, 2) if _MONTHS.search(text) else value
+SEX_WORDS = {"female": "female", "girl": "female", "woman": "female", "f": "female",
+             "male": "male", "boy": "male", "man": "male", "m": "male"}
+SEXES = tuple(dict.fromkeys(SEX_WORDS.values()))  # what the form offers
 
 
 def parse_sex(text: str) -> str | None:
-    return SEXES.get(text.strip().lower().rstrip("."))
+    return SEX_WORDS.get(text.strip().lower().rstrip("."))
 
 
-def parse_case(question: str, recognizer, linker: EntityLinker) -> tuple[DiagnosisCase, list[str]]:
+def parse_case(question: str, recognizer: Recognizer | None, linker: EntityLinker) -> tuple[DiagnosisCase, list[str]]:
     """The case a question describes, its options if any, and notices about what was missing."""
     stem, options = split_question(question)
     spans = recognizer.predict(stem) if recognizer is not None else []
@@ -52,7 +43,7 @@ def parse_case(question: str, recognizer, linker: EntityLinker) -> tuple[Diagnos
     age = next((span for span in spans if span.type == "AGE"), None)
     case = DiagnosisCase(
         phenotypes=tuple(phenotypes), gene=first.get("GENE"), variant=first.get("MUTATION"),
-        age_years=parse_age_years(_signed(stem, age)) if age else None,
+        age_years=age_in_years(_signed(stem, age)) if age else None,
         sex=parse_sex(first["GENDER"]) if "GENDER" in first else None,
         ethnicity=first.get("RACE"), options=options or None)
     notices = []

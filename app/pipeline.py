@@ -13,23 +13,23 @@ from dataclasses import dataclass, field, replace
 
 from app.answers import diagnosis_evidence, facts_evidence, reply_to_prediction
 from app.case_parser import parse_case
-from app.validation import InputError, validate_case, validate_mode, validate_question, validate_temperature
+from app.validation import validate_case, validate_mode, validate_question, validate_temperature
+from fpkg.config import Settings
+from fpkg.errors import InputError, LLMError
+from graphstore.store import GraphStore, open_store
 from kg_dump.build import BuildReport, ensure_built
-from kg_dump.settings import Settings
-from llm.base import GenerationRequest, Generator, LLMError
-from llm.factory import known_backends, make_generator
+from llm.base import GenerationRequest, Generator
+from llm.factory import check_backend, known_backends, make_generator
 from llm.grounded import GroundedWriter
 from llm.prompts import ask_messages, rag_diagnosis_messages, vanilla_diagnosis_messages
-from retrieval.cypher_mode import CypherRetriever
+from ner.recognizer import Recognizer
 from retrieval.diagnose import Diagnosis, DiagnosisCase, DiagnosisRanker, RankedDisease
-from retrieval.intent import find_mentions
 from retrieval.linking import EntityLinker
 from retrieval.ontology import PhenotypeOntology
 from retrieval.profiles import DiseaseProfiles
 from retrieval.result import CypherRun, Link, RetrievalResult, Triple
-from retrieval.store import GraphStore, open_store
+from retrieval.retriever import MODES, Retriever, retriever_class
 
-MODES = ("cypher", "vector", "none")
 NOTHING_TO_ANSWER = ("Nothing to answer with: mode 'none' uses no graph retrieval, and no LLM is configured "
                      "(LLM_BACKEND=grounded). Choose the Cypher or vector mode, or configure an LLM backend.")
 
@@ -59,14 +59,15 @@ class PipelineResult:
 
 class Pipeline:
     def __init__(self, settings: Settings, store: GraphStore, linker: EntityLinker,
-                 ontology: PhenotypeOntology, recognizer, build_report: BuildReport | None = None,
+                 ontology: PhenotypeOntology, recognizer: Recognizer, build_report: BuildReport | None = None,
                  profiles: DiseaseProfiles | None = None):
         self.settings, self.store, self.linker, self.recognizer = settings, store, linker, recognizer
         self.build_report = build_report
         self.ranker = DiagnosisRanker(store, linker, ontology, profiles)
-        self.cypher_retriever = CypherRetriever(store, linker)
-        self._vector = None
-        self._vector_lock = threading.Lock()
+        self._retrievers: dict[str, Retriever] = {}
+        # one lock per mode: a first vector request builds its index for minutes without
+        # holding up Cypher requests, and two racing requests build it once
+        self._retriever_locks = {mode: threading.Lock() for mode in MODES}
 
     @classmethod
     def start(cls, settings: Settings, progress: Callable[[str], None] = print) -> Pipeline:
@@ -74,6 +75,7 @@ class Pipeline:
         from ner.predict import EntityRecognizer
 
         started = time.perf_counter()
+        check_backend(settings)  # a misconfigured LLM is reported now, not at the first request
         progress(f"opening the {settings.graph_backend} graph store")
         store = open_store(settings)
         progress("checking the graph (a first start builds it from the FPKG dump and HPO)")
@@ -86,17 +88,14 @@ class Pipeline:
         progress(f"ready in {time.perf_counter() - started:.1f} s")
         return cls(settings, store, linker, ontology, recognizer, report, profiles)
 
-    def vector_retriever(self):
-        """Built on first use, once even when requests race: the node vectors take minutes the
-        first time (then cached)."""
-        with self._vector_lock:
-            if self._vector is None:
-                from retrieval.vector_index import VectorIndex
-                from retrieval.vector_mode import VectorRetriever
-
-                index = VectorIndex.load_or_build(self.store, self.settings.cache_dir)
-                self._vector = VectorRetriever(self.store, index)
-        return self._vector
+    def retriever(self, mode: str) -> Retriever:
+        """The retriever for `mode`, created on first use, once even when requests race (vector
+        mode's node vectors take minutes the first time, then come from the cache)."""
+        mode = validate_mode(mode)
+        with self._retriever_locks[mode]:
+            if mode not in self._retrievers:
+                self._retrievers[mode] = retriever_class(mode).create(self.store, self.linker, self.settings)
+        return self._retrievers[mode]
 
     def generator(self, backend: str | None) -> Generator:
         name = backend or self.settings.llm_backend
@@ -108,7 +107,7 @@ class Pipeline:
     def parse_question(self, question: str) -> tuple[DiagnosisCase, list[str]]:
         question = validate_question(question)  # the cleaned text: no control or zero-width characters
         case, notices = parse_case(question, self.recognizer, self.linker)
-        if getattr(self.recognizer, "notice", None):  # e.g. the NER model is missing: rules only
+        if self.recognizer.notice:  # e.g. the NER model is missing: rules only
             notices.append(self.recognizer.notice)
         return case, notices
 
@@ -131,9 +130,10 @@ class Pipeline:
         case = validate_case(case, mode)
         temperature = validate_temperature(temperature)
         generator = self.generator(backend)
+        retriever = self.retriever(mode)
         result = PipelineResult("diagnosis", mode, generator.name, selective=bool(case.options), case=case)
         question = question or describe_case(case)
-        if mode == "none":
+        if not retriever.uses_graph:
             yield from self._answer(result, generator, vanilla_diagnosis_messages(question, case.options),
                                     None, temperature, seed, case.options)
             return
@@ -142,12 +142,12 @@ class Pipeline:
         result.triples, result.notices = list(diagnosis.triples), list(diagnosis.notices)
         result.timings_ms.update(diagnosis.timings_ms)
         extra: list[Triple] = []
-        if mode == "vector":
-            retrieved = self.vector_retriever().retrieve(question, [lk for lk in diagnosis.links if lk.node_id])
+        retrieved = retriever.for_diagnosis(question, [lk for lk in diagnosis.links if lk.node_id])
+        if retrieved is not None:
             extra = retrieved.triples
             result.triples = _unique(extra + result.triples)
             result.notices += retrieved.notices
-            result.timings_ms["vector_retrieval"] = retrieved.timings_ms.get("total", 0.0)
+            result.timings_ms[f"{mode}_retrieval"] = retrieved.timings_ms.get("total", 0.0)
         messages = rag_diagnosis_messages(question, diagnosis_evidence(diagnosis, extra), case.options)
         yield from self._answer(result, generator, messages, diagnosis, temperature, seed, case.options)
 
@@ -160,17 +160,15 @@ class Pipeline:
         question, mode = validate_question(question), validate_mode(mode)
         temperature = validate_temperature(temperature)
         generator = self.generator(backend)
+        retriever = self.retriever(mode)
         result = PipelineResult("ask", mode, generator.name)
-        if mode == "none":
+        if not retriever.uses_graph:
             yield from self._answer(result, generator, [{"role": "user", "content": question}], None,
                                     temperature, seed, None)
             return
-        if mode == "cypher":
-            retrieved = self.cypher_retriever.retrieve(question, generator)
-        else:
-            links = find_mentions(question, self.linker)
-            retrieved = self.vector_retriever().retrieve(question, links)
-            retrieved.timings_ms["vector_retrieval"] = retrieved.timings_ms.pop("total", 0.0)
+        retrieved = retriever.retrieve(question, generator=generator)
+        if "total" in retrieved.timings_ms:
+            retrieved.timings_ms[f"{mode}_retrieval"] = retrieved.timings_ms.pop("total")
         _take(result, retrieved)
         yield from self._answer(result, generator, ask_messages(question, facts_evidence(retrieved.triples)),
                                 retrieved, temperature, seed, None)

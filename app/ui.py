@@ -16,7 +16,9 @@ from collections.abc import Callable, Iterator
 import gradio as gr
 
 from app import about, ui_examples
-from app.pipeline import MODES, Pipeline, PipelineResult
+from app.case_parser import SEXES
+from app.pipeline import Pipeline, PipelineResult
+from app.ui_examples import FORM_LETTERS
 from app.ui_format import (
     RANKED_HEADERS,
     RANKED_WIDTHS,
@@ -27,25 +29,24 @@ from app.ui_format import (
     cypher_markdown,
     evidence_image,
     notices_markdown,
-    parse_age,
     ranked_rows,
     timings,
     triple_rows,
 )
-from app.validation import InputError
+from app.validation import InputError, parse_age
+from graphstore.store import StoreError
 from llm.base import LLMError
 from retrieval.diagnose import DiagnosisCase
-from retrieval.store import StoreError
+from retrieval.retriever import MODES
 
 # Requests handled at once, diagnose and ask together: the work is CPU-bound (or one GPU).
 CONCURRENCY = 2
 MAX_QUEUE = 32
-OPTION_LETTERS = "ABCD"
-SEXES = ["female", "male"]
-MODE_CHOICES = [("Cypher (graph queries)", "cypher"), ("Vector (embeddings)", "vector"),
-                ("None (LLM alone, the paper's baseline)", "none")]
-# Vector mode's index loads in seconds from the cache, or is built in minutes on a cold cache; one
-# loader at a time (Pipeline.vector_retriever is not locked), and requests don't hang behind a build.
+MODE_LABELS = {"cypher": "Cypher (graph queries)", "vector": "Vector (embeddings)",
+               "none": "None (LLM alone, the paper's baseline)"}
+MODE_CHOICES = [(MODE_LABELS.get(mode, mode), mode) for mode in MODES]
+# Vector mode's index loads in seconds from the cache, or is built in minutes on a cold cache:
+# requests wait at most VECTOR_WAIT_S for it instead of hanging behind a build.
 _VECTOR_LOCK = threading.Lock()
 _VECTOR_READY = threading.Event()
 VECTOR_WAIT_S = 60
@@ -58,7 +59,7 @@ def warm_vector(pipeline: Pipeline, wait_s: float = -1) -> bool:
     if not _VECTOR_LOCK.acquire(timeout=wait_s):
         return False
     try:
-        pipeline.vector_retriever()
+        pipeline.retriever("vector")
         _VECTOR_READY.set()
     finally:
         _VECTOR_LOCK.release()
@@ -85,7 +86,7 @@ def diagnose(pipeline: Pipeline, age: str | float | None, sex: str | None, ethni
         raise gr.Error(str(e), title="Please fix the input", print_exception=False) from e
     options = None
     if selective:
-        given = zip(OPTION_LETTERS, (option_a, option_b, option_c, option_d), strict=True)
+        given = zip(FORM_LETTERS, (option_a, option_b, option_c, option_d), strict=True)
         options = {letter: text for letter, text in given if text and text.strip()}
     case = DiagnosisCase(phenotypes=tuple(phenotypes or ()), gene=gene, variant=variant, age_years=age_years,
                          sex=sex or None, ethnicity=ethnicity, options=options)
@@ -101,9 +102,6 @@ def ask(pipeline: Pipeline, question: str, mode: str, backend: str, temperature:
 
 def _run(pipeline: Pipeline, mode: str, backend: str, start: Callable[[], Iterator[PipelineResult]],
          with_ranked: bool) -> Iterator[tuple]:
-    if mode not in MODES:  # ask_stream does not check it (validate_case does, for diagnoses)
-        raise gr.Error(f"Unknown retrieval mode {mode!r}; choose one of {', '.join(MODES)}.",
-                       title="Please fix the input", print_exception=False)
     if backend not in available_backends(pipeline):
         raise gr.Error(f"The LLM backend {backend!r} is not available here; choose one of "
                        f"{', '.join(available_backends(pipeline))}.", title="Please fix the input",
@@ -185,7 +183,7 @@ def build_demo(pipeline: Pipeline) -> gr.Blocks:
                 with gr.Column(scale=2):
                     with gr.Row():
                         age = gr.Textbox(label="Age (years)", placeholder="e.g. 5 or 18 months", elem_id="diag-age")
-                        sex = gr.Dropdown(SEXES, value=None, label="Sex", elem_id="diag-sex")
+                        sex = gr.Dropdown(list(SEXES), value=None, label="Sex", elem_id="diag-sex")
                         ethnicity = gr.Textbox(label="Ethnicity", elem_id="diag-ethnicity")
                     with gr.Row():
                         gene = gr.Textbox(label="Gene", placeholder="e.g. CHD7", elem_id="diag-gene")
@@ -199,7 +197,7 @@ def build_demo(pipeline: Pipeline) -> gr.Blocks:
                                             elem_id="diag-selective")
                     with gr.Group(visible=False) as options_group, gr.Row():
                         option_fields = [gr.Textbox(label=f"Option {letter}", elem_id=f"diag-option-{letter}")
-                                         for letter in OPTION_LETTERS]
+                                         for letter in FORM_LETTERS]
                     mode, backend, temperature = _settings_row("diag", backends, default_backend)
                     submit = gr.Button("Diagnose", variant="primary", elem_id="diag-submit")
                     form = [age, sex, ethnicity, gene, variant, phenotypes, selective, *option_fields]

@@ -6,10 +6,12 @@ import csv
 
 from app.pipeline import Pipeline
 from app.validation import InputError
-from kg_dump.data_files import DataFileError, data_file
+from kg_dump.data_files import PUBLICATION_SET, DataFileError, data_file
 from retrieval.linking import EntityLinker
+from retrieval.options import OPTION_LETTERS
 
-PUBLICATION_SET = "datasets/Publication_patient_question.csv"
+FORM_LETTERS = OPTION_LETTERS[:4]  # the form's option fields, as in the Publication set
+
 N_EXAMPLES = 6
 # The CHD7 / CHARGE syndrome case first: it is the one the browser tests fill by hand.
 FIRST_EXAMPLE_GENE = "CHD7"
@@ -47,7 +49,7 @@ def publication_examples(pipeline: Pipeline, n: int = N_EXAMPLES) -> list[list]:
             continue
         if not case.phenotypes or not case.gene:
             continue
-        options = [(case.options or {}).get(letter, "") for letter in "ABCD"]
+        options = [(case.options or {}).get(letter, "") for letter in FORM_LETTERS]
         age = f"{case.age_years:g}" if case.age_years is not None else ""
         rows.append([age, case.sex, case.ethnicity or "", case.gene, case.variant or "",
                      list(case.phenotypes), bool(case.options), *options])

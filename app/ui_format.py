@@ -11,10 +11,8 @@ import json
 
 from PIL import Image
 
-from app.case_parser import parse_age_years
 from app.evidence_plot import evidence_graph, render_png
 from app.pipeline import PipelineResult
-from app.validation import InputError, clean_text
 from retrieval.diagnose import WEIGHTS
 
 PUBMED = "https://pubmed.ncbi.nlm.nih.gov/{}/"
@@ -71,20 +69,6 @@ def answer_markdown(answer: str) -> str:
 
 def notices_markdown(result: PipelineResult) -> str:
     return "\n".join(f"- ⚠ {n.translate(_MARKDOWN_SPECIAL)}" for n in dict.fromkeys(result.notices))
-
-
-def parse_age(text: object) -> float | None:
-    """Years from the age field: "5", "4.5", "18 months"; None when empty."""
-    value = clean_text(text)
-    if not value:
-        return None
-    try:
-        return float(value)  # a plain number keeps its sign, so -3 is refused by validation
-    except ValueError:
-        years = parse_age_years(value)
-    if years is None:
-        raise InputError(f"The age {value!r} is not a number of years; give e.g. 5, 4.5 or 18 months.")
-    return years
 
 
 def timings(result: PipelineResult, extra: dict[str, float] | None = None) -> dict[str, float]:

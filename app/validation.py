@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import replace
 
+from fpkg.errors import InputError  # noqa: F401 - re-exported
 from retrieval.diagnose import DiagnosisCase
+from retrieval.options import OPTION_LETTERS
+from retrieval.retriever import MODES
 
 MAX_QUESTION_CHARS = 5000
 MAX_FIELD_CHARS = 300
 MAX_PHENOTYPES = 60
 MAX_AGE_YEARS = 130
 MAX_TEMPERATURE = 2.0  # the OpenAI API's upper bound
-OPTION_LETTERS = "ABCDEFGH"
-
-
-class InputError(ValueError):
-    """Input the user has to correct; the message says what and how."""
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_MONTHS = re.compile(r"month|mo\b", re.IGNORECASE)
 
 
 def clean_text(text: object) -> str:
@@ -39,8 +40,6 @@ def validate_question(question: object) -> str:
 
 
 def validate_mode(mode: object) -> str:
-    from app.pipeline import MODES
-
     if mode not in MODES:
         raise InputError(f"Unknown retrieval mode {mode!r}; choose one of {', '.join(MODES)}.")
     return mode
@@ -56,16 +55,36 @@ def validate_temperature(temperature: object) -> float:
     return value
 
 
-def _age(value: object) -> float | None:
-    """The age as a number of years (a numeric string is accepted; bool is not a number)."""
-    if value is None or value == "":
+def age_in_years(text: str) -> float | None:
+    """The first number in `text` as years ("18 months" -> 1.5, "5yo" -> 5); None when there is none."""
+    number = _NUMBER.search(text)
+    if not number:
+        return None
+    value = float(number.group())
+    return round(value / 12, 2) if _MONTHS.search(text) else value
+
+
+def parse_age(value: object) -> float | None:
+    """Years from a form field or a case: 5, "4.5", "18 months"; None when empty. The range is
+    checked by `validate_case`, so "-3" comes back as -3 to be refused there with its reason."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    text = clean_text(value) if not isinstance(value, bool) else "?"
+    if not text:
         return None
     try:
-        age = float(value) if not isinstance(value, bool) else None
-    except (TypeError, ValueError):
-        age = None
+        return float(text)
+    except ValueError:
+        years = age_in_years(text)
+    if years is None:
+        raise InputError(f"The age {text[:40]!r} is not a number of years; give e.g. 5, 4.5 or 18 months.")
+    return years
+
+
+def _age(value: object) -> float | None:
+    age = parse_age(value)
     if age is None:
-        raise InputError(f"The age {clean_text(value)[:40]!r} is not a number of years.")
+        return None
     if not 0 <= age <= MAX_AGE_YEARS:  # also refuses NaN
         raise InputError(f"An age of {age:g} years is not possible; give an age from 0 to {MAX_AGE_YEARS}.")
     return age

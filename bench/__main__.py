@@ -22,15 +22,14 @@ import sys
 import time
 
 from bench import results
-from bench.runtime import BenchError, limit_threads, start_pipeline
-from kg_dump.settings import Settings, SettingsError
+from bench.runtime import limit_threads, start_pipeline
+from fpkg.cli import reports_errors
+from fpkg.config import Settings
 
 # Each module has register(subparsers, common): its parser, with a `handler(args, context)`
 # that returns (variant, result dict, text summary).
 COMMAND_MODULES = ("bench.diagnosis", "bench.domain", "bench.repeat", "bench.perf", "bench.suite",
-                   "bench.report")
-# Registered when present: the hardening issue's `bench load` only has to add bench/load.py.
-OPTIONAL_MODULES = ("bench.load",)
+                   "bench.report", "bench.load")
 
 
 class Context:
@@ -70,17 +69,10 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="command")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(subparsers, common)
-    for name in OPTIONAL_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as e:
-            if e.name != name:  # the module exists but something it imports does not
-                raise
-            continue
-        module.register(subparsers, common)
     return parser
 
 
+@reports_errors("bench")
 def main(argv: list[str] | None = None, *, pipeline=None, settings: Settings | None = None) -> int:
     """Run one command; `pipeline` lets a caller (tests) share an already started one."""
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -90,9 +82,6 @@ def main(argv: list[str] | None = None, *, pipeline=None, settings: Settings | N
     started = time.perf_counter()
     try:
         variant, result, text = args.handler(args, context)
-    except (BenchError, SettingsError) as e:
-        print(f"bench {args.command}: {e}", file=sys.stderr)
-        return 2
     finally:
         context.close()
     if variant is not None:  # None: the handler saved what it made itself (report, all)

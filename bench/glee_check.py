@@ -27,8 +27,8 @@ from sklearn.ensemble import RandomForestClassifier  # noqa: E402
 from sklearn.metrics import f1_score  # noqa: E402
 from sklearn.model_selection import train_test_split  # noqa: E402
 
+from fpkg.config import Settings  # noqa: E402
 from kg_dump.graph import Graph  # noqa: E402
-from kg_dump.settings import Settings  # noqa: E402
 from retrieval.glee import DEFAULT_DIM, UPSTREAM_DIM, adjacency, glee, normalized_laplacian, upstream_glee  # noqa: E402
 
 PAPER_GLEE_MICRO_F1 = 0.78

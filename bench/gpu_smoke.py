@@ -19,7 +19,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make the repository root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kg_dump.settings import Settings  # noqa: E402
+from fpkg.config import Settings  # noqa: E402
 from llm.base import GenerationRequest, LLMError  # noqa: E402
 from llm.local import LocalGenerator  # noqa: E402
 from llm.tiny import build_tiny_llama  # noqa: E402

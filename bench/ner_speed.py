@@ -103,8 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # as `python -m ner` does; before torch
-    from kg_dump.settings import Settings, SettingsError
-    from ner.errors import NerError
+    from fpkg.config import Settings, SettingsError
+    from fpkg.errors import NerError
 
     if args.threads:
         import torch

@@ -64,7 +64,7 @@ def run_stages(pipeline, questions: list[diagnosis.Question], vector_questions: 
     diagnosis.diagnose_one(pipeline, questions[0], mode="cypher", backend=None)  # warm caches
     runs = {"cypher": diagnosis.run(pipeline, questions, mode="cypher", source="perf")["items"]}
     if vector_questions:
-        pipeline.vector_retriever()  # the index loads (or is built) here, outside the timings
+        pipeline.retriever("vector")  # the index loads (or is built) here, outside the timings
         diagnosis.diagnose_one(pipeline, vector_questions[0], mode="vector", backend=None)
         runs["vector"] = diagnosis.run(pipeline, vector_questions, mode="vector", source="perf")["items"]
     return runs
@@ -74,7 +74,7 @@ def glee_baseline(pipeline, questions: list[str], refit_questions: int) -> dict[
     """bench/vector_speed.py's measurement: our vector retrieval and the per-question refit, same links."""
     from bench.vector_speed import measure
 
-    index = pipeline.vector_retriever().index
+    index = pipeline.retriever("vector").index
     out = measure(pipeline.store, index, questions, refit_questions=refit_questions)
     out["target_ratio"] = REFIT_RATIO_TARGET
     return out
@@ -85,7 +85,7 @@ def glee_baseline(pipeline, questions: list[str], refit_questions: int) -> dict[
 def child() -> None:
     """Entry point of a start subprocess: start the pipeline, answer one question, print JSON."""
     from bench.runtime import limit_threads, start_pipeline
-    from kg_dump.settings import Settings
+    from fpkg.config import Settings
 
     limit_threads(int(os.environ.get("BENCH_TORCH_THREADS", "1")))
     started = time.perf_counter()

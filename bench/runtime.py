@@ -11,16 +11,13 @@ from typing import TypeVar
 import numpy as np
 from tqdm import tqdm
 
-from kg_dump.settings import Settings
+from fpkg.config import Settings
+from fpkg.errors import BenchError  # noqa: F401 - re-exported
 
 T = TypeVar("T")
 PUBLICATION = "Publication_patient_question.csv"
 PUBLICATION_OPEN = "Publication_patient_question_withoutchoices.csv"
 DOMAIN_QA = "domain_qa.xlsx"
-
-
-class BenchError(Exception):
-    """A benchmark cannot run as asked (a missing column, file or backend): the message says why."""
 
 
 def dataset(settings: Settings, name: str) -> Path:

@@ -23,12 +23,12 @@ from pathlib import Path
 from typing import Any
 
 from bench.runtime import percentiles, progress, server_memory_mb
+from graphstore.embedded_falkordb import EmbeddedFalkorDB
+from graphstore.falkordb_store import FalkorDBStore
 from kg_dump.build import LOOKUP_INDEXES, assemble_graph
 from kg_dump.graph import Graph, Node, Relationship
-from retrieval.cypher_mode import CypherRetriever
+from retrieval.cypher.mode import CypherRetriever
 from retrieval.diagnose import DiagnosisCase, DiagnosisRanker
-from retrieval.embedded_falkordb import EmbeddedFalkorDB
-from retrieval.falkordb_store import FalkorDBStore
 from retrieval.profiles import DiseaseProfiles
 
 ID_STRIDE = 10_000_000

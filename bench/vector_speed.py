@@ -31,10 +31,10 @@ if __package__ in (None, ""):  # run as a script: make the repository root impor
 
 import numpy as np  # noqa: E402
 
-from kg_dump.settings import Settings  # noqa: E402
+from fpkg.config import Settings  # noqa: E402
+from graphstore.store import GraphStore  # noqa: E402
 from retrieval.glee import UPSTREAM_DIM, glee_refit_per_question  # noqa: E402
 from retrieval.result import Link  # noqa: E402
-from retrieval.store import GraphStore  # noqa: E402
 from retrieval.vector_index import VectorIndex, fetch_graph  # noqa: E402
 from retrieval.vector_mode import VectorRetriever  # noqa: E402
 
@@ -157,8 +157,8 @@ def _compare_embed_rerank(store: GraphStore, index: VectorIndex, questions: list
 
 def run(settings: Settings, *, with_hpo: bool = True, questions: int = 50, refit_questions: int = 5,
         embed_rerank_questions: int = 0, threads: int | None = 1) -> dict:
+    from graphstore.store import open_store
     from kg_dump.build import ensure_built
-    from retrieval.store import open_store
 
     if not with_hpo:  # its own graph name, so the full graph stays as it is
         settings = dataclasses.replace(settings, graph_name=f"{settings.graph_name}_fpkg_only")

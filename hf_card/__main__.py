@@ -9,19 +9,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from hf_card.model_card import CardError
+from fpkg.cli import reports_errors
 
 
+@reports_errors()
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    try:
-        return args.run(args)
-    except CardError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    except OSError as e:  # huggingface_hub's HTTP errors derive from OSError
-        print(f"error: the upload failed: {e}", file=sys.stderr)
-        return 1
+    return args.run(args)
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -13,6 +13,8 @@ from pathlib import Path
 
 from huggingface_hub import EvalResult, ModelCard, ModelCardData
 
+from fpkg.errors import CardError  # noqa: F401 - re-exported
+
 EVAL_FILE = "eval_results.json"
 TRAINING_ARGS_FILE = "training_args.json"
 DATASET_ID = "fpkg-ner"
@@ -91,10 +93,6 @@ spans (HGVS variants, ages, sexes, gene symbols) with the model's.
 - The base model is uncased and English only; non-Latin text yields few or no entities.
 - Entities are mentions only: linking them to ontology or graph identifiers is a separate step.
 """
-
-
-class CardError(ValueError):
-    """The model folder lacks what the card needs (weights, config, measured scores)."""
 
 
 def build_model_card(model_dir: Path, repo_id: str | None = None, license: str = "apache-2.0") -> ModelCard:

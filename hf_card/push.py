@@ -6,6 +6,7 @@ import fnmatch
 from dataclasses import dataclass
 from pathlib import Path
 
+from fpkg.errors import UploadError
 from hf_card.model_card import CardError, build_model_card
 
 # Never uploaded: hidden files, caches, training checkpoints and optimiser state.
@@ -45,11 +46,14 @@ def push(model_dir: Path, plan: PushPlan, token: str | None = None) -> str:
 
     (Path(model_dir) / "README.md").write_text(plan.card, encoding="utf-8")
     api = HfApi(token=token)
-    api.create_repo(plan.repo_id, repo_type="model", private=plan.private, exist_ok=True)
-    commit = api.upload_folder(
-        folder_path=str(model_dir), repo_id=plan.repo_id, repo_type="model",
-        commit_message="Upload FPKG NER model", ignore_patterns=IGNORE_PATTERNS,
-    )
+    try:
+        api.create_repo(plan.repo_id, repo_type="model", private=plan.private, exist_ok=True)
+        commit = api.upload_folder(
+            folder_path=str(model_dir), repo_id=plan.repo_id, repo_type="model",
+            commit_message="Upload FPKG NER model", ignore_patterns=IGNORE_PATTERNS,
+        )
+    except OSError as e:  # huggingface_hub's HTTP errors derive from OSError
+        raise UploadError(f"the upload failed: {e}") from e
     return str(getattr(commit, "commit_url", commit))
 
 

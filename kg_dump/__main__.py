@@ -13,27 +13,19 @@ from collections.abc import Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from kg_dump.dump_reader import DumpError, read_dump_with_stats
+from fpkg.cli import reports_errors
+from kg_dump.dump_reader import read_dump_with_stats
 from kg_dump.graph import Graph
 
 EXIT_OK = 0
-EXIT_INPUT_ERROR = 2  # a dump or argument the user has to fix
 
 
 def cmd_export(args: argparse.Namespace) -> int:
     """Decode the dump and write nodes.jsonl and relationships.jsonl."""
     started = time.perf_counter()
-    try:
-        graph, stats = read_dump_with_stats(args.dump)
-    except DumpError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return EXIT_INPUT_ERROR
+    graph, stats = read_dump_with_stats(args.dump)
     read_seconds = time.perf_counter() - started
-    try:
-        graph.write_jsonl(args.out)
-    except OSError as e:
-        print(f"error: cannot write to {args.out}: {e}", file=sys.stderr)
-        return EXIT_INPUT_ERROR
+    graph.write_jsonl(args.out)
     print(f"store format: {stats.store_format}")
     print_counts(graph)
     _print_counter("property values by storage type", stats.property_types)
@@ -86,19 +78,13 @@ def _print_store_counts(store, report) -> None:
 
 @contextmanager
 def _open_store():
-    """Settings and the configured store; a user error ends the command with its message."""
-    from kg_dump.data_files import DataFileError
-    from kg_dump.hpo_layer import HpoError
-    from kg_dump.settings import Settings, SettingsError
-    from retrieval.store import StoreError, open_store
+    """Settings and the configured store."""
+    from fpkg.config import Settings
+    from graphstore.store import open_store
 
-    try:
-        settings = Settings.from_env()
-        with open_store(settings) as store:
-            yield settings, store
-    except (SettingsError, DataFileError, HpoError, DumpError, StoreError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        raise SystemExit(EXIT_INPUT_ERROR) from None
+    settings = Settings.from_env()
+    with open_store(settings) as store:
+        yield settings, store
 
 
 def print_counts(graph: Graph) -> None:
@@ -138,6 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@reports_errors()
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     return args.handler(args)

@@ -11,12 +11,12 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from fpkg.config import Settings
 from kg_dump.data_files import data_file
 from kg_dump.dump_reader import read_dump
 from kg_dump.graph import Graph
 from kg_dump.hpo_layer import default_hpo_dir, load_hpo_layer, release_fingerprint
 from kg_dump.merge import merge_hpo, tag_fpkg_sources
-from kg_dump.settings import Settings
 
 BUILD_VERSION = 1  # bump when the graph's shape changes, to force a rebuild
 

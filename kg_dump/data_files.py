@@ -15,13 +15,11 @@ from urllib.parse import quote
 
 import requests
 
+from fpkg.errors import DataFileError  # noqa: F401 - re-exported
+
 UPSTREAM_REPO = "zhelishisongjie/Facial-Phenotype-RAG"
 UPSTREAM_COMMIT = "fe9bcbf568d598e15fc69ee7368d70d7434862de"
 DOWNLOAD_TIMEOUT_S = 60
-
-
-class DataFileError(RuntimeError):
-    """A data file is missing and cannot be fetched, or fails its checksum."""
 
 
 @dataclass(frozen=True)
@@ -35,23 +33,26 @@ class DataFile:
         return f"https://github.com/{UPSTREAM_REPO}/raw/{UPSTREAM_COMMIT}/{quote(self.upstream)}"
 
 
+# The data files the code reads by name: their paths inside the data folder.
+PUBLICATION_SET = "datasets/Publication_patient_question.csv"  # selective: four options each
+PUBLICATION_OPEN_SET = "datasets/Publication_patient_question_withoutchoices.csv"
+DOMAIN_QA = "datasets/domain_qa.xlsx"
+
 DATA_FILES = {
     f.local: f
     for f in [
         DataFile("FPKG.dump", "KG/FPKG.dump",
                  "16a605ada168d33cba94a113a790f5c2749d6abc4094c7e6f07ec7dcd848a896"),
-        DataFile("datasets/Publication_patient_question.csv",
-                 "Datasets/Publication_patient_question.csv",
+        DataFile(PUBLICATION_SET, "Datasets/Publication_patient_question.csv",
                  "dce743d6f2d78ff1733118330ce5382807ba7fbbd205b5d442786b67882271f5"),
-        DataFile("datasets/Publication_patient_question_withoutchoices.csv",
-                 "Datasets/Publication_patient_question_withoutchoices.csv",
+        DataFile(PUBLICATION_OPEN_SET, "Datasets/Publication_patient_question_withoutchoices.csv",
                  "166752d1adcd807ae5a44a3e904d35fc020b79849cf5b0b4af4a95e2835ed634"),
         DataFile("datasets/GMDB_patient_question.csv", "Datasets/GMDB_patient_question.csv",
                  "2f63f23f11a34a5683ba71dea6455f22a479e2d55daae2dea0993f6dee13e9bc"),
         DataFile("datasets/GMDB_patient_question_withoutchoices.csv",
                  "Datasets/GMDB_patient_question_withoutchoices.csv",
                  "0dd6e39fc1494ecc6dd8324adca9269b2d645a6ba0334c2fdb3cecc5d6c3849b"),
-        DataFile("datasets/domain_qa.xlsx", "Datasets/Domain QA.xlsx",
+        DataFile(DOMAIN_QA, "Datasets/Domain QA.xlsx",
                  "644119ed9a48e92533d422c78dd59509a202b63aa2847d4649a64d277a161e44"),
         DataFile("corpus/train.txt", "corpus/train.txt",
                  "945a03bf020ef0c0fc8398e793d598f356c3da255a3904a8e0a3deb849ac459d"),

@@ -5,7 +5,7 @@ int version, long file count, long total file bytes) and then a tar of the store
 The meaning of the two header counts was inferred from FPKG.dump (they match its tar
 exactly), not from Neo4j's sources; a mismatch is treated as a damaged dump.
 The tar is streamed into memory (only the store files the graph needs are kept) and the
-stores are decoded by `kg_dump.neo4j_store`.
+stores are decoded by `kg_dump.neo4j_records`.
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ from typing import BinaryIO
 
 import zstandard
 
+from fpkg.errors import DumpError  # noqa: F401 - re-exported
 from kg_dump.graph import Graph, Node, Relationship
-from kg_dump.neo4j_store import (
+from kg_dump.neo4j_records import (
     LABEL_TOKEN_RECORD_SIZE,
     NODE_RECORD_SIZE,
     PROPERTY_KEY_TOKEN_RECORD_SIZE,
@@ -62,10 +63,6 @@ REQUIRED_FILES = (
     NEOSTORE, NODES, NODE_LABELS, RELATIONSHIPS, PROPERTIES, STRINGS, ARRAYS,
     PROPERTY_KEYS, PROPERTY_KEY_NAMES, LABELS, LABEL_NAMES, REL_TYPES, REL_TYPE_NAMES,
 )
-
-
-class DumpError(Exception):
-    """The dump cannot be read: wrong container, truncated or corrupt data, unsupported store."""
 
 
 @dataclass

@@ -13,6 +13,8 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from fpkg.errors import HpoError  # noqa: F401 - re-exported
+
 # Head or neck, eye, ear: the facial phenotypes' roots.
 FACIAL_ROOTS = ("HP:0000152", "HP:0000478", "HP:0000598")
 HPO_FILES = ("hp.obo", "phenotype.hpoa", "genes_to_phenotype.txt")
@@ -27,10 +29,6 @@ FREQUENCY_TERMS = {
     "HP:0040284": 0.025,  # very rare (1-4 %)
     "HP:0040285": 0.0,  # excluded
 }
-
-
-class HpoError(RuntimeError):
-    """The HPO release folder is missing files or cannot be read."""
 
 
 @dataclass

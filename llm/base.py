@@ -11,35 +11,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from fpkg.errors import LLMBadResponse, LLMConfigError, LLMError, LLMHTTPError, LLMTimeout, LLMUnavailable  # noqa: F401 - re-exported
+
 ROLES = ("system", "user", "assistant")
-
-
-class LLMError(Exception):
-    """Root of every error raised by a generator."""
-
-
-class LLMConfigError(LLMError, ValueError):
-    """A backend name, model or endpoint setting is missing or invalid."""
-
-
-class LLMUnavailable(LLMError):
-    """The model or server cannot be reached or loaded (offline, missing folder, missing package)."""
-
-
-class LLMTimeout(LLMError):
-    """The model or server did not answer in time."""
-
-
-class LLMHTTPError(LLMError):
-    """The server answered with an HTTP error status."""
-
-    def __init__(self, message: str, status: int | None = None):
-        super().__init__(message)
-        self.status = status
-
-
-class LLMBadResponse(LLMError):
-    """The server answered, but not with a chat completion we can read."""
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ from llm.base import (
 )
 
 if TYPE_CHECKING:
-    from kg_dump.settings import Settings
+    from fpkg.config import Settings
 
 # Sent when LLM_API_KEY is unset: without a key, huggingface_hub would fall back to the user's saved
 # Hugging Face token and send it to whatever server LLM_ENDPOINT names.

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from llm.base import Generator, LLMConfigError
 
 if TYPE_CHECKING:
-    from kg_dump.settings import Settings
+    from fpkg.config import Settings
 
 BACKENDS: dict[str, str] = {
     "grounded": "llm.grounded:GroundedWriter",
@@ -40,9 +40,22 @@ def generator_class(backend: str) -> type[Generator]:
     return getattr(importlib.import_module(module_name), class_name)
 
 
+def check_backend(settings: Settings, backend: str | None = None) -> str:
+    """The backend's name, once its settings are known to be usable (nothing is loaded):
+    where the LLM settings are checked, so that commands without an LLM never read them."""
+    name = (backend or settings.llm_backend).strip().lower()
+    if name not in BACKENDS:
+        raise LLMConfigError(f"unknown LLM backend {name!r}; use one of {', '.join(BACKENDS)}")
+    if name == "endpoint" and not settings.llm_endpoint:
+        raise LLMConfigError("LLM_BACKEND=endpoint needs LLM_ENDPOINT (an OpenAI-compatible base URL)")
+    if name == "endpoint":
+        settings.llm_timeout_s  # noqa: B018 - a bad LLM_TIMEOUT_S is reported here, before a request
+    return name
+
+
 def make_generator(settings: Settings, backend: str | None = None) -> Generator:
     """The generator for `backend` (default `settings.llm_backend`), created on first use and cached."""
-    name = (backend or settings.llm_backend).strip().lower()
+    name = check_backend(settings, backend)
     cls = generator_class(name)
     key = (name, settings.llm_model, settings.llm_endpoint if name == "endpoint" else None)
     with _lock:

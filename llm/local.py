@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from llm.base import GenerationRequest, Generator, LLMConfigError, LLMError, LLMUnavailable
 
 if TYPE_CHECKING:
-    from kg_dump.settings import Settings
+    from fpkg.config import Settings
 
 CPU_NOTICE = (
     "No CUDA GPU: {model} runs unquantised in float32 on the CPU. Expect slow answers and about "

@@ -10,11 +10,13 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from kg_dump.settings import Settings, SettingsError
+from fpkg.cli import reports_errors
+from fpkg.config import Settings
+from fpkg.errors import NerError
 from ner.corpus import SPLITS, corpus_path, read_conll
-from ner.errors import NerError
 
 
+@reports_errors()
 def main(argv: list[str] | None = None) -> int:
     # OpenMP threads that sleep instead of spinning while they wait: on a shared machine
     # spinning threads starve each other (a training epoch took 4x longer); it must be set
@@ -26,12 +28,7 @@ def main(argv: list[str] | None = None) -> int:
         import torch
 
         torch.set_num_threads(args.threads)
-    try:
-        return args.run(args)
-    except (NerError, SettingsError, OSError) as e:
-        # OSError: a missing file or folder, an unreachable Hub id
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+    return args.run(args)
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ner.errors import CorpusError
+from fpkg.errors import CorpusError
 from ner.labels import is_valid_tag, tag_spans
 
 __all__ = ["SPLITS", "CorpusError", "Sentence", "corpus_path", "read_conll"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from ner.errors import LabelError
+from fpkg.errors import LabelError
 
 ENTITY_TYPES: tuple[str, ...] = (
     "AGE", "DISEASE", "FACIAL_PHENOTYPE", "GENDER", "GENE", "MUTATION", "RACE",

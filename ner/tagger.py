@@ -13,7 +13,7 @@ from pathlib import Path
 import torch
 from transformers import AutoModelForTokenClassification, AutoTokenizer
 
-from ner.errors import LabelError
+from fpkg.errors import LabelError
 from ner.labels import resolve_id2label
 from ner.spans import WordTag
 

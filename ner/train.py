@@ -25,9 +25,9 @@ from transformers import (
     set_seed,
 )
 
+from fpkg.errors import TrainError
 from ner.augment import augment
 from ner.corpus import Sentence
-from ner.errors import TrainError
 from ner.evaluate import evaluate_tagger
 from ner.labels import ID2LABEL, LABEL2ID, LABELS
 from ner.tagger import DEFAULT_MAX_LENGTH, WordTagger

@@ -15,13 +15,13 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from graphstore.store import GraphStore
 from retrieval.diagnosis_queries import DiagnosisEvidence, gather_evidence
 from retrieval.linking import EntityLinker
 from retrieval.ontology import PhenotypeOntology
 from retrieval.options import link_option
 from retrieval.profiles import DiseaseProfiles
 from retrieval.result import CypherRun, Link, Triple
-from retrieval.store import GraphStore
 
 WEIGHTS = {"gene": 2.0, "variant": 1.0, "phenotype": 1.5, "cases": 1.0}
 UNKNOWN_OPTION_SCORE = 1.0  # an option not in the graph: below any disease the gene supports

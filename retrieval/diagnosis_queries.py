@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from graphstore.store import GraphStore
 from retrieval.ontology import PhenotypeOntology
 from retrieval.profiles import DiseaseProfiles
 from retrieval.result import CypherRun, Triple
-from retrieval.store import GraphStore
 
 TIMEOUT_MS = 3000
 PHENOTYPE_CANDIDATES = 60  # diseases sharing the most phenotypes, added to the gene's

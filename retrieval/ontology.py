@@ -13,7 +13,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from retrieval.store import GraphStore
+from graphstore.store import GraphStore
 
 _TERMS = "MATCH (p:FacePhenotype) RETURN p.nid AS id, p.ic AS ic"
 _IS_A = "MATCH (c:FacePhenotype)-[:is_a]->(p:FacePhenotype) RETURN c.nid AS child, p.nid AS parent"

@@ -11,7 +11,8 @@ from retrieval.result import Link
 from retrieval.vocabulary import normalise
 
 OPTIONS_CUE = re.compile(r"choose from the following options\s*:?", re.IGNORECASE)
-OPTION_LETTER = re.compile(r"(?:^|\s)([A-H])\s*[.)]\s*")
+OPTION_LETTERS = "ABCDEFGH"  # at most eight options; the Publication set and the form use four
+OPTION_LETTER = re.compile(rf"(?:^|\s)([{OPTION_LETTERS}])\s*[.)]\s*")
 FUZZY_THRESHOLD = 90
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import NamedTuple
 
-from retrieval.store import GraphStore
+from graphstore.store import GraphStore
 
 LOAD_TIMEOUT_MS = 120_000
 ANNOTATIONS = ("MATCH (d:Disease)-[r:Exhibit]->(p:FacePhenotype) "

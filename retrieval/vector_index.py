@@ -32,10 +32,10 @@ from pathlib import Path
 import faiss
 import numpy as np
 
+from graphstore.store import GraphStore, quote_name
 from retrieval.embedder import DEFAULT_EMBEDDING_MODEL, embed
 from retrieval.glee import DEFAULT_DIM, adjacency, glee
 from retrieval.result import NAME_PROPERTIES, node_name
-from retrieval.store import GraphStore, quote_name
 
 INDEX_VERSION = 2  # 2: the adjacency is cached too
 FETCH_TIMEOUT_MS = 300_000

@@ -20,15 +20,22 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
+from graphstore.store import GraphStore, quote_name
 from retrieval.embedder import embed
+from retrieval.intent import find_mentions
 from retrieval.result import Link, RetrievalResult, Triple
-from retrieval.store import GraphStore, quote_name
+from retrieval.retriever import Retriever
 from retrieval.vector_index import VectorIndex
+
+if TYPE_CHECKING:
+    from fpkg.config import Settings
+    from llm.base import Generator
+    from retrieval.linking import EntityLinker
 
 # How each relationship type reads, for its vector in composed re-ranking.
 RELATION_PHRASES = {
@@ -57,7 +64,7 @@ class _Edge:
     pmids: list[int] = field(default_factory=list)
 
 
-class VectorRetriever:
+class VectorRetriever(Retriever):
     """Retrieval over a `VectorIndex` of the graph `store` holds (same fingerprint).
 
     `threads` limits torch and BLAS to that many threads during a retrieval (None leaves
@@ -67,13 +74,14 @@ class VectorRetriever:
 
     def __init__(self, store: GraphStore, index: VectorIndex, *, per_seed: int = 8,
                  max_relationships: int = 600, rerank: str = "composed",
-                 threads: int | None = 1, shared: int = 10) -> None:
+                 threads: int | None = 1, shared: int = 10, linker: EntityLinker | None = None) -> None:
         if rerank not in RERANK_MODES:
             raise ValueError(f"rerank must be one of {', '.join(RERANK_MODES)}, not {rerank!r}")
         if per_seed < 1 or max_relationships < 1:
             raise ValueError("per_seed and max_relationships must be >= 1")
         self.store = store
         self.index = index
+        self.linker = linker  # finds a free question's mentions when none are given
         self.per_seed = per_seed
         self.max_relationships = max_relationships
         self.rerank = rerank
@@ -83,8 +91,17 @@ class VectorRetriever:
         phrases = embed(list(RELATION_PHRASES.values()), index.config.model)
         self._relation_vectors = dict(zip(RELATION_PHRASES, phrases, strict=True))
 
-    def retrieve(self, question: str, links: Sequence[Link] = (), *, top_k: int = 5, top_n: int = 20,
-                 threshold: float = 0.3, question_vector: np.ndarray | None = None) -> RetrievalResult:
+    @classmethod
+    def create(cls, store: GraphStore, linker: EntityLinker, settings: Settings) -> VectorRetriever:
+        """Loads the node vectors from the cache, or builds them (minutes the first time)."""
+        return cls(store, VectorIndex.load_or_build(store, settings.cache_dir), linker=linker)
+
+    def for_diagnosis(self, question: str, links: Sequence[Link]) -> RetrievalResult:
+        return self.retrieve(question, links)
+
+    def retrieve(self, question: str, links: Sequence[Link] | None = None, generator: Generator | None = None,
+                 *, top_k: int = 5, top_n: int = 20, threshold: float = 0.3,
+                 question_vector: np.ndarray | None = None) -> RetrievalResult:
         """Triples around the nodes nearest to the question and its linked nodes, best first:
         at most `top_n`, each scoring at least `threshold` (cosine similarity).
 
@@ -94,6 +111,8 @@ class VectorRetriever:
             raise ValueError("top_k must be >= 0 and top_n >= 1")
         if not -1.0 <= threshold <= 1.0:
             raise ValueError("threshold is a cosine similarity, in [-1, 1]")
+        if links is None:
+            links = find_mentions(question, self.linker) if self.linker is not None else ()
         with _limited_threads(self.threads):
             return self._retrieve(question, links, top_k, top_n, threshold, question_vector)
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from fpkg.config import Settings
+from graphstore.embedded_falkordb import EmbeddedFalkorDB
+from graphstore.falkordb_store import FalkorDBStore
+from graphstore.store import GraphStore
 from kg_dump.graph import Graph
-from kg_dump.settings import Settings
-from retrieval.embedded_falkordb import EmbeddedFalkorDB
-from retrieval.falkordb_store import FalkorDBStore
-from retrieval.store import GraphStore
 
 # The shared data folder beside the checkout, as laid out for CI.
 DEFAULT_DATA_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "fpkg"
@@ -50,7 +50,7 @@ def graph_store(request: pytest.FixtureRequest) -> Iterator[GraphStore]:
     uri = os.environ.get("NEO4J_URI")
     if not uri:
         pytest.skip("NEO4J_URI is not set: no Neo4j server to run the contract against")
-    from retrieval.neo4j_store import Neo4jStore
+    from graphstore.neo4j_store import Neo4jStore
 
     store = Neo4jStore(uri, user=os.environ.get("NEO4J_USER", "neo4j"),
                        password=os.environ.get("NEO4J_PASSWORD"),

@@ -8,9 +8,9 @@ import json
 from dataclasses import dataclass, field, replace
 
 from app.pipeline import Pipeline
+from graphstore.store import GraphStore
 from llm.base import Generator
 from llm.factory import clear_cache
-from retrieval.store import GraphStore
 
 FINGERPRINT_TIMEOUT_MS = 300_000
 # Plain values, serialised here. The first version built each row on the server,
@@ -72,7 +72,7 @@ def with_generator(pipeline: Pipeline, generator: Generator) -> Pipeline:
     """The same graph, indexes and NER, answering with `generator` whatever backend is asked for."""
     copy = Pipeline(pipeline.settings, pipeline.store, pipeline.linker, pipeline.ranker.ontology,
                     pipeline.recognizer, pipeline.build_report, pipeline.ranker.profiles)
-    copy._vector = pipeline._vector
+    copy._retrievers = pipeline._retrievers  # the built indexes, shared
     copy.generator = lambda backend: generator
     return copy
 
@@ -83,5 +83,5 @@ def with_endpoint(pipeline: Pipeline, url: str) -> Pipeline:
     settings = replace(pipeline.settings, llm_backend="endpoint", llm_endpoint=url, llm_model="test-model")
     copy = Pipeline(settings, pipeline.store, pipeline.linker, pipeline.ranker.ontology, pipeline.recognizer,
                     pipeline.build_report, pipeline.ranker.profiles)
-    copy._vector = pipeline._vector
+    copy._retrievers = pipeline._retrievers  # the built indexes, shared
     return copy

@@ -9,13 +9,14 @@ import pytest
 
 from app.__main__ import default_host, limit_malloc_arenas, parse_args
 from app.evidence_plot import MAX_PER_COLUMN, evidence_graph, render_png
-from app.pipeline import MODES, PipelineResult
+from app.pipeline import PipelineResult
 from app.ui import MODE_CHOICES, ask, available_backends, build_demo, diagnose
 from app.ui_examples import example_label, phenotype_choices, publication_examples
-from app.ui_format import PUBMED, RANKED_HEADERS, parse_age, ranked_rows, triple_rows
-from app.validation import InputError
+from app.ui_format import PUBMED, RANKED_HEADERS, ranked_rows, triple_rows
+from app.validation import InputError, parse_age
 from retrieval.diagnose import RankedDisease
 from retrieval.result import Link, Triple
+from retrieval.retriever import MODES
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 CHD7 = dict(age="5", sex="female", ethnicity="Turkish", gene="CHD7", variant="c.2443-2A>G",

@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from graphstore.store import Schema, StoreError
 from kg_dump.graph import Graph, Node, Relationship
-from retrieval.cypher_checker import DEFAULT_NAME_PROPERTIES, CheckResult, check_cypher
-from retrieval.cypher_guard import REASONS
-from retrieval.cypher_lexer import (
+from retrieval.cypher.checker import DEFAULT_NAME_PROPERTIES, CheckResult, check_cypher
+from retrieval.cypher.guard import REASONS
+from retrieval.cypher.lexer import (
     IDENT,
     NAME,
     NUMBER,
@@ -30,7 +31,6 @@ from retrieval.cypher_lexer import (
     string_value,
     tokenize,
 )
-from retrieval.store import Schema, StoreError
 
 CORPUS = json.loads((Path(__file__).parent / "data" / "hostile_cypher.json").read_text(encoding="utf-8"))
 CASES = CORPUS["cases"]

@@ -21,7 +21,7 @@ from tests.hardening_support import assert_unchanged, graph_fingerprint
     ("Which articles report patients with gene CHD7?", "articles_of_gene", None),
 ])
 def test_templates_answer_by_intent(pipeline, question, intent, expected_tail):
-    result = pipeline.cypher_retriever.retrieve(question)
+    result = pipeline.retriever("cypher").retrieve(question)
     assert result.intent == intent
     assert result.triples, result.notices
     assert all(run.origin.startswith("template:") and "$ids" in run.query for run in result.cypher)
@@ -39,7 +39,7 @@ def test_intent_prefers_a_disease_name_over_a_phenotype_synonym(pipeline):
 
 
 def test_unknown_question_says_so(pipeline):
-    result = pipeline.cypher_retriever.retrieve("How is the weather today?")
+    result = pipeline.retriever("cypher").retrieve("How is the weather today?")
     assert result.triples == [] and result.intent is None
     assert "No known question type" in result.notices[0]
 
@@ -48,7 +48,7 @@ def test_llm_query_is_repaired_and_run(pipeline):
     # Wrong direction and a whole node returned: the checker fixes both, and the query runs.
     llm = ScriptedLLM(["```cypher\nMATCH (p:FacePhenotype)-[:Exhibit]->(d:Disease {dname: 'Crouzon syndrome'}) "
                        "RETURN p\n```"])
-    result = pipeline.cypher_retriever.retrieve("Which facial features does Crouzon syndrome have?", llm)
+    result = pipeline.retriever("cypher").retrieve("Which facial features does Crouzon syndrome have?", generator=llm)
     run = result.cypher[0]
     assert run.origin == "llm" and run.error is None and run.rows > 0
     assert any("direction" in c for c in run.corrections) and any("return" in c.lower() for c in run.corrections)
@@ -63,7 +63,7 @@ def test_llm_errors_go_back_for_repair_then_fall_back_to_templates(pipeline):
         "MATCH (d:Disease {dname: 'Crouzon syndrome'}) CALL db.labels() YIELD label RETURN label",  # blocked
         "MATCH (d:Disease {dname: 'No such disease'}) RETURN d.dname",  # runs, finds nothing
     ])
-    result = pipeline.cypher_retriever.retrieve("What facial phenotypes are associated with Crouzon syndrome?", llm)
+    result = pipeline.retriever("cypher").retrieve("What facial phenotypes are associated with Crouzon syndrome?", generator=llm)
     assert [run.origin for run in result.cypher[:3]] == ["llm", "llm", "llm"]
     assert "write" in result.cypher[0].error or "rejected" in result.cypher[0].error
     assert any("Blocked" in notice for notice in result.notices)

@@ -19,7 +19,7 @@ import zstandard
 from kg_dump import neo4j_values as nv
 from kg_dump.dump_reader import DumpError, DumpStats, read_dump, read_dump_with_stats
 from kg_dump.graph import Graph
-from kg_dump.neo4j_store import DynamicStore, node_label_ids
+from kg_dump.neo4j_records import DynamicStore, node_label_ids
 from kg_dump.neo4j_values import CorruptStoreError
 
 REPO_ROOT = Path(__file__).resolve().parents[1]

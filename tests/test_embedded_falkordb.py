@@ -17,10 +17,10 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+from graphstore.embedded_falkordb import RDB_NAME, EmbeddedFalkorDB
+from graphstore.falkordb_store import FalkorDBStore
+from graphstore.store import GraphNotLoaded, StoreUnavailable
 from kg_dump.graph import Graph, Node, Relationship
-from retrieval.embedded_falkordb import RDB_NAME, EmbeddedFalkorDB
-from retrieval.falkordb_store import FalkorDBStore
-from retrieval.store import GraphNotLoaded, StoreUnavailable
 
 
 def chain_graph(n_nodes: int, rels_per_node: int) -> Graph:
@@ -57,7 +57,7 @@ def test_starts_private_on_loopback_and_stops(tmp_path: Path) -> None:
 
 
 def test_stopped_at_interpreter_exit(tmp_path: Path) -> None:
-    code = ("import sys; from retrieval.embedded_falkordb import EmbeddedFalkorDB; "
+    code = ("import sys; from graphstore.embedded_falkordb import EmbeddedFalkorDB; "
             "s = EmbeddedFalkorDB(sys.argv[1]).start(); print(s.pid)")
     out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True,
                          check=True, timeout=60, cwd=Path(__file__).parents[1])

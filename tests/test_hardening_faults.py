@@ -20,14 +20,14 @@ from pathlib import Path
 import pytest
 
 from app.pipeline import Pipeline, PipelineResult
+from graphstore.embedded_falkordb import RDB_NAME, STATE_NAME, EmbeddedFalkorDB, is_redis_server
+from graphstore.falkordb_store import FalkorDBStore
+from graphstore.store import StoreError, open_store
 from kg_dump.build import manifest_path
 from llm.endpoint import EndpointGenerator
 from llm.factory import clear_cache
 from ner.predict import EntityRecognizer
 from retrieval.diagnose import DiagnosisCase
-from retrieval.embedded_falkordb import RDB_NAME, STATE_NAME, EmbeddedFalkorDB, is_redis_server
-from retrieval.falkordb_store import FalkorDBStore
-from retrieval.store import StoreError, open_store
 from tests.app_process import launch_app
 from tests.hardening_support import with_endpoint, with_generator
 from tests.openai_server import running_server

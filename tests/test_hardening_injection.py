@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import pytest
 
+from graphstore.store import QueryRejected
 from llm.factory import clear_cache
-from retrieval import cypher_mode
-from retrieval.cypher_checker import CheckResult
+from retrieval.cypher import mode as cypher_mode
+from retrieval.cypher.checker import CheckResult
 from retrieval.diagnose import DiagnosisCase
-from retrieval.store import QueryRejected
 from tests.fake_llm import ScriptedLLM
 from tests.hardening_support import assert_unchanged, baseline_fingerprint, with_endpoint, with_generator
 from tests.openai_server import running_server

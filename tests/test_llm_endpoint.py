@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from kg_dump.settings import Settings, SettingsError
+from fpkg.config import Settings
+from fpkg.errors import SettingsError
 from llm.base import (
     GenerationRequest,
     LLMBadResponse,
@@ -108,7 +109,7 @@ def test_timeout_comes_from_the_settings(fake):
                                             ("1e9", "at most 3600"), ("nan", "more than 0")])
 def test_bad_timeout_setting_is_named(value, problem):
     with pytest.raises(SettingsError, match=f"LLM_TIMEOUT_S=.*{problem}"):
-        Settings.from_env({"FPKG_CACHE_DIR": ".", "LLM_TIMEOUT_S": value})
+        _ = Settings.from_env({"FPKG_CACHE_DIR": ".", "LLM_TIMEOUT_S": value}).llm_timeout_s
 
 
 def test_http_500_is_retried_a_bounded_number_of_times(fake):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kg_dump.settings import Settings
+from fpkg.config import Settings
 from llm import factory
 from llm.base import GenerationRequest, Generator, LLMConfigError
 from llm.endpoint import EndpointGenerator

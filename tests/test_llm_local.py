@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from kg_dump.settings import Settings
+from fpkg.config import Settings
 from llm.base import GenerationRequest, LLMUnavailable
 from llm.local import LocalGenerator, plain_prompt
 from llm.tiny import build_tiny_llama

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
+from fpkg.errors import TrainError
 from ner.corpus import corpus_path, read_conll
-from ner.errors import TrainError
 from ner.labels import ENTITY_TYPES, LABELS
 from ner.predict import EntityRecognizer
 from ner.train import TrainConfig, encode, train

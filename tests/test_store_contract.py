@@ -6,18 +6,18 @@ import time
 
 import pytest
 
-from kg_dump.graph import Graph, Node, Relationship
-from kg_dump.settings import Settings
-from retrieval.falkordb_store import FalkorDBStore
-from retrieval.store import (
+from fpkg.config import Settings
+from fpkg.errors import SettingsError
+from graphstore.falkordb_store import FalkorDBStore
+from graphstore.store import (
     GraphNotLoaded,
     GraphStore,
     LoadError,
     QueryRejected,
     QueryTimeout,
-    StoreError,
     open_store,
 )
+from kg_dump.graph import Graph, Node, Relationship
 
 
 def small_graph() -> Graph:
@@ -258,7 +258,7 @@ def test_open_store_factory(tmp_path) -> None:
         server = store.server
         assert server is not None and (tmp_path / "cache" / "falkordb").is_dir()
     assert not server.is_alive()  # the store started it, so closing it stopped it
-    with pytest.raises(StoreError, match="known: falkordb, neo4j"):
+    with pytest.raises(SettingsError, match="GRAPH_BACKEND='sqlite' is not known; use one of falkordb, neo4j"):
         open_store(Settings(data_dir=tmp_path, cache_dir=tmp_path, graph_backend="sqlite"))
-    with pytest.raises(StoreError, match="NEO4J_URI"):
+    with pytest.raises(SettingsError, match="NEO4J_URI"):
         open_store(Settings(data_dir=tmp_path, cache_dir=tmp_path, graph_backend="neo4j"))

@@ -7,8 +7,8 @@ import uuid
 import numpy as np
 import pytest
 
+from graphstore.falkordb_store import FalkorDBStore
 from kg_dump.graph import Graph, Node, Relationship
-from retrieval.falkordb_store import FalkorDBStore
 from retrieval.glee import adjacency, glee, glee_refit_per_question
 from retrieval.result import Link
 from retrieval.vector_index import IndexConfig, VectorIndex, node_text

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from fpkg.errors import CypherSyntaxError  # noqa: F401 - re-exported
+
 # kinds
 IDENT = "ident"      # identifiers and keywords (compare keywords with .upper())
 NAME = "name"        # `backquoted name`: never a keyword
@@ -32,11 +34,6 @@ _CLAUSE_WORDS = frozenset({
     "USING", "YIELD", "FINISH", "INSERT",
 })
 _TWO_WORD_CLAUSES = {"OPTIONAL": "MATCH", "ORDER": "BY", "DETACH": "DELETE", "LOAD": "CSV"}
-
-
-class CypherSyntaxError(ValueError):
-    """The text cannot be tokenized (unterminated string, comment or name, stray character,
-    unbalanced brackets)."""
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from retrieval.cypher_lexer import IDENT, NUMBER, OP, Clause, Token, relex, split_clauses
+from retrieval.cypher.lexer import IDENT, NUMBER, OP, Clause, Token, relex, split_clauses
 
 # Reason codes: a rejection reports the first that applies (the specific before the general).
 REASONS = ("empty", "syntax", "load_csv", "foreach", "procedure", "write",

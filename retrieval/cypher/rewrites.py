@@ -24,8 +24,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from retrieval.cypher_guard import Rejection
-from retrieval.cypher_lexer import (
+from retrieval.cypher.guard import Rejection
+from retrieval.cypher.lexer import (
     IDENT,
     NAME,
     OP,
@@ -39,7 +39,7 @@ from retrieval.cypher_lexer import (
     split_clauses,
     split_top,
 )
-from retrieval.cypher_patterns import PathPattern, match_paths, parse_path
+from retrieval.cypher.patterns import PathPattern, match_paths, parse_path
 
 _NOT_FUNCTIONS = frozenset({"WHERE", "AND", "OR", "XOR", "NOT", "WHEN", "THEN", "ELSE", "IN", "CASE",
                             "RETURN", "WITH", "IS", "CONTAINS", "DISTINCT", "BY", "AS", "UNWIND"})

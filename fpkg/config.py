@@ -1,21 +1,24 @@
-"""One typed settings object, read from the environment once at start and passed down."""
+"""One typed settings object, read from the environment once at start and passed down.
+
+Reading never fails on a part a command does not use: each part is checked where it is used
+(`graphstore.store.open_store` checks the graph settings, `llm.factory.check_backend` the LLM
+ones), so `python -m ner evaluate` runs whatever `LLM_BACKEND` says.
+"""
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from platformdirs import user_cache_dir
 
-GRAPH_BACKENDS = ("falkordb", "neo4j")
-LLM_BACKENDS = ("grounded", "local", "endpoint")
+from fpkg.errors import SettingsError
+
 DEFAULT_LLM_MODEL = "Qwen/Qwen2.5-7B-Instruct"
 DEFAULT_LLM_TIMEOUT_S = 120.0
-
-
-class SettingsError(ValueError):
-    """A configuration value is missing or invalid."""
+MAX_LLM_TIMEOUT_S = 3600.0
 
 
 @dataclass(frozen=True)
@@ -35,7 +38,7 @@ class Settings:
     llm_model: str = DEFAULT_LLM_MODEL
     llm_endpoint: str | None = None
     llm_api_key: str | None = field(default=None, repr=False)
-    llm_timeout_s: float = DEFAULT_LLM_TIMEOUT_S  # how long an endpoint may take to answer
+    llm_timeout: str | None = None  # LLM_TIMEOUT_S as given; read through `llm_timeout_s`
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -43,7 +46,7 @@ class Settings:
         cache_dir = Path(env.get("FPKG_CACHE_DIR") or user_cache_dir("fpkg-rag"))
         data_dir_value = env.get("FPKG_DATA_DIR")
         data_dir = Path(data_dir_value) if data_dir_value else cache_dir / "data"
-        settings = cls(
+        return cls(
             data_dir=data_dir.expanduser(),
             cache_dir=cache_dir.expanduser(),
             data_dir_explicit=bool(data_dir_value),
@@ -59,33 +62,19 @@ class Settings:
             llm_model=env.get("LLM_MODEL") or DEFAULT_LLM_MODEL,
             llm_endpoint=env.get("LLM_ENDPOINT") or None,
             llm_api_key=env.get("LLM_API_KEY") or None,
-            llm_timeout_s=_seconds(env.get("LLM_TIMEOUT_S"), "LLM_TIMEOUT_S", DEFAULT_LLM_TIMEOUT_S),
+            llm_timeout=env.get("LLM_TIMEOUT_S") or None,
         )
-        settings.validate()
-        return settings
 
-    def validate(self) -> None:
-        if self.graph_backend not in GRAPH_BACKENDS:
-            raise SettingsError(
-                f"GRAPH_BACKEND={self.graph_backend!r} is not known; use one of {', '.join(GRAPH_BACKENDS)}"
-            )
-        if self.graph_backend == "neo4j" and not self.neo4j_uri:
-            raise SettingsError("GRAPH_BACKEND=neo4j needs NEO4J_URI (e.g. bolt://localhost:7687)")
-        if self.llm_backend not in LLM_BACKENDS:
-            raise SettingsError(
-                f"LLM_BACKEND={self.llm_backend!r} is not known; use one of {', '.join(LLM_BACKENDS)}"
-            )
-        if self.llm_backend == "endpoint" and not self.llm_endpoint:
-            raise SettingsError("LLM_BACKEND=endpoint needs LLM_ENDPOINT (an OpenAI-compatible base URL)")
-
-
-def _seconds(value: str | None, name: str, default: float) -> float:
-    if value is None or not value.strip():
-        return default
-    try:
-        seconds = float(value)
-    except ValueError:
-        raise SettingsError(f"{name}={value!r} is not a number of seconds") from None
-    if not 0 < seconds <= 3600:
-        raise SettingsError(f"{name}={value!r} must be more than 0 and at most 3600 seconds")
-    return seconds
+    @property
+    def llm_timeout_s(self) -> float:
+        """How long an endpoint may take to answer (LLM_TIMEOUT_S, default 120 s)."""
+        value = self.llm_timeout
+        if value is None or not value.strip():
+            return DEFAULT_LLM_TIMEOUT_S
+        try:
+            seconds = float(value)
+        except ValueError:
+            raise SettingsError(f"LLM_TIMEOUT_S={value!r} is not a number of seconds") from None
+        if math.isnan(seconds) or not 0 < seconds <= MAX_LLM_TIMEOUT_S:
+            raise SettingsError(f"LLM_TIMEOUT_S={value!r} must be more than 0 and at most 3600 seconds")
+        return seconds

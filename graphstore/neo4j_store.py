@@ -19,7 +19,8 @@ from neo4j.graph import Node as NNode
 from neo4j.graph import Path as NPath
 from neo4j.graph import Relationship as NRel
 
-from retrieval.store import (
+from fpkg.errors import SettingsError
+from graphstore.store import (
     NODE_ID_KEY,
     REL_ID_KEY,
     GraphStore,
@@ -37,8 +38,8 @@ from retrieval.store import (
 )
 
 if TYPE_CHECKING:
+    from fpkg.config import Settings
     from kg_dump.graph import Graph
-    from kg_dump.settings import Settings
 
 T = TypeVar("T")
 INDEX_WAIT_S = 300
@@ -57,7 +58,7 @@ class Neo4jStore(GraphStore):
     @classmethod
     def from_settings(cls, settings: Settings) -> Neo4jStore:
         if not settings.neo4j_uri:
-            raise StoreError("the neo4j backend needs NEO4J_URI (e.g. bolt://localhost:7687)")
+            raise SettingsError("GRAPH_BACKEND=neo4j needs NEO4J_URI (e.g. bolt://localhost:7687)")
         return cls(settings.neo4j_uri, user=settings.neo4j_user, password=settings.neo4j_password)
 
     def __repr__(self) -> str:

@@ -1,7 +1,7 @@
 """The graph store interface: read-only queries, schema, atomic loads, health.
 
-Two adapters implement it: `retrieval.falkordb_store` (embedded by default) and
-`retrieval.neo4j_store`. Callers get plain Python values only, never driver objects.
+Two adapters implement it: `graphstore.falkordb_store` (embedded by default) and
+`graphstore.neo4j_store`. Callers get plain Python values only, never driver objects.
 
 Result rows are dicts column -> value, where graph entities become plain dicts:
 
@@ -22,40 +22,25 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from fpkg.errors import (  # noqa: F401 - re-exported
+    GraphNotLoaded,
+    LoadError,
+    QueryRejected,
+    QueryTimeout,
+    SettingsError,
+    StoreError,
+    StoreUnavailable,
+)
+
 if TYPE_CHECKING:
+    from fpkg.config import Settings
     from kg_dump.graph import Graph
-    from kg_dump.settings import Settings
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # Internal properties the store adds to every node / relationship.
 NODE_ID_KEY = "nid"
 REL_ID_KEY = "rid"
 INTERNAL_KEYS = frozenset({NODE_ID_KEY, REL_ID_KEY})
-
-
-class StoreError(Exception):
-    """Root of every error raised by a graph store."""
-
-
-class StoreUnavailable(StoreError):
-    """The server is down or cannot be reached (after one restart or reconnect attempt)."""
-
-
-class QueryTimeout(StoreError):
-    """A query ran past its time limit and was stopped."""
-
-
-class QueryRejected(StoreError):
-    """The server refused a query: a write through the read-only path, a syntax or semantic
-    error, or a resource limit. The message is the server's own, useful to correct the query."""
-
-
-class GraphNotLoaded(StoreError):
-    """The configured graph does not exist yet (build it with ``python -m kg_dump build``)."""
-
-
-class LoadError(StoreError):
-    """A load failed; the previously loaded graph is left as it was."""
 
 
 @dataclass(frozen=True)
@@ -244,8 +229,8 @@ def missing_endpoints(graph: Graph, limit: int = 5) -> list[tuple[int, int, int]
 
 
 BACKENDS = {
-    "falkordb": ("retrieval.falkordb_store", "FalkorDBStore"),
-    "neo4j": ("retrieval.neo4j_store", "Neo4jStore"),
+    "falkordb": ("graphstore.falkordb_store", "FalkorDBStore"),
+    "neo4j": ("graphstore.neo4j_store", "Neo4jStore"),
 }
 
 
@@ -257,8 +242,8 @@ def open_store(settings: Settings) -> GraphStore:
     try:
         module_name, class_name = BACKENDS[settings.graph_backend]
     except KeyError:
-        raise StoreError(f"unknown graph backend {settings.graph_backend!r}; "
-                         f"known: {', '.join(sorted(BACKENDS))}") from None
+        raise SettingsError(f"GRAPH_BACKEND={settings.graph_backend!r} is not known; "
+                            f"use one of {', '.join(BACKENDS)}") from None
     cls = getattr(importlib.import_module(module_name), class_name)
     return cls.from_settings(settings)
 

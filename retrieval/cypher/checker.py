@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
-from retrieval.cypher_guard import Rejection, enforce_limit, first_rejection, guard, union_parts
-from retrieval.cypher_lexer import (
+from graphstore.store import Schema
+from retrieval.cypher.guard import Rejection, enforce_limit, first_rejection, guard, union_parts
+from retrieval.cypher.lexer import (
     IDENT,
     NAME,
     STRING,
@@ -31,9 +32,8 @@ from retrieval.cypher_lexer import (
     string_value,
     tokenize,
 )
-from retrieval.cypher_patterns import NodePattern, PathPattern, match_paths, parse_path
-from retrieval.cypher_rewrites import rewrite_unsupported
-from retrieval.store import Schema
+from retrieval.cypher.patterns import NodePattern, PathPattern, match_paths, parse_path
+from retrieval.cypher.rewrites import rewrite_unsupported
 
 DEFAULT_NAME_PROPERTIES: dict[str, str] = {
     "Disease": "dname", "FacePhenotype": "phenotypeName", "Genotype": "geneName",

@@ -23,8 +23,8 @@ from falkordb.path import Path as FPath
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from retrieval.embedded_falkordb import EmbeddedFalkorDB
-from retrieval.store import (
+from graphstore.embedded_falkordb import EmbeddedFalkorDB
+from graphstore.store import (
     NODE_ID_KEY,
     REL_ID_KEY,
     GraphNotLoaded,
@@ -43,8 +43,8 @@ from retrieval.store import (
 if TYPE_CHECKING:
     from falkordb.graph import Graph as FGraph
 
+    from fpkg.config import Settings
     from kg_dump.graph import Graph
-    from kg_dump.settings import Settings
 
 T = TypeVar("T")
 # The client-side limit is the server's plus this much: a few Cypher functions (a huge

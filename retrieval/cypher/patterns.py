@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from retrieval.cypher_lexer import (
+from retrieval.cypher.lexer import (
     IDENT,
     NAME,
     NUMBER,

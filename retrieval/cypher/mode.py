@@ -8,17 +8,23 @@ back to the templates. Every query run and every correction is kept with the evi
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+from graphstore.store import GraphStore, QueryRejected, StoreError
 from llm.base import GenerationRequest, Generator, LLMError
 from llm.parse import extract_cypher
 from llm.prompts import cypher_messages
-from retrieval.cypher_checker import check_cypher
+from retrieval.cypher.checker import check_cypher
+from retrieval.cypher.templates import run_template
 from retrieval.intent import detect_intent, find_mentions
 from retrieval.linking import EntityLinker
-from retrieval.result import CypherRun, RetrievalResult, Triple
-from retrieval.store import GraphStore, QueryRejected, StoreError
-from retrieval.templates import run_template
+from retrieval.result import CypherRun, Link, RetrievalResult, Triple
+from retrieval.retriever import Retriever
 from retrieval.vocabulary import normalise
+
+if TYPE_CHECKING:
+    from fpkg.config import Settings
 
 MAX_REPAIRS = 2
 LLM_QUERY_TIMEOUT_MS = 3000
@@ -32,14 +38,20 @@ EXAMPLES = [
 ]
 
 
-class CypherRetriever:
+class CypherRetriever(Retriever):
     def __init__(self, store: GraphStore, linker: EntityLinker):
         self.store, self.linker = store, linker
 
-    def retrieve(self, question: str, generator: Generator | None = None) -> RetrievalResult:
+    @classmethod
+    def create(cls, store: GraphStore, linker: EntityLinker, settings: Settings) -> CypherRetriever:
+        return cls(store, linker)
+
+    def retrieve(self, question: str, links: Sequence[Link] | None = None,
+                 generator: Generator | None = None) -> RetrievalResult:
         started = time.perf_counter()
         result = RetrievalResult(mode="cypher")
-        mentions = find_mentions(question, self.linker, alternatives=True)
+        # every reading of each name: intent detection falls back on the others
+        mentions = list(links) if links is not None else find_mentions(question, self.linker, alternatives=True)
         result.links = mentions
         if generator is not None and generator.is_llm:
             self._llm_query(question, generator, result)

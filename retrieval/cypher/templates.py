@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from graphstore.store import GraphStore
 from retrieval.result import CypherRun, Triple
-from retrieval.store import GraphStore
 
 TEMPLATE_LIMIT = 300
 TEMPLATE_TIMEOUT_MS = 3000
