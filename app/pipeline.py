@@ -198,7 +198,7 @@ class Pipeline:
             if generator.is_llm or grounding is None:
                 result.predicted = reply_to_prediction(result.answer, grounding, options)
             else:
-                result.predicted = result.ranked[0] if result.ranked else None
+                result.predicted = grounding.answer
         result.done = True
         yield result
 

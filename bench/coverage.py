@@ -19,7 +19,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from retrieval.vocabulary import normalise, split_names
+from fpkg.names import normalise
+from retrieval.vocabulary import split_names
 
 SEMANTIC_NOTE = ("semantic score: BERTScore-style greedy token matching with the local all-MiniLM-L6-v2 "
                  "(last layer, segments of the text, no idf, no rescaling) - not the paper's RoBERTa-large BERTScore")

@@ -23,8 +23,8 @@ from typing import Any
 from app.validation import InputError
 from bench.results import variant_name
 from bench.runtime import PUBLICATION, BenchError, percentiles, progress, question_file
+from fpkg.names import normalise
 from retrieval.options import link_option, split_question
-from retrieval.vocabulary import normalise
 
 REQUIRED_COLUMNS = ("Patient_question", "True_answer")
 TOP_K = 10

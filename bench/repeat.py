@@ -20,7 +20,7 @@ from typing import Any
 from bench.diagnosis import BACKENDS, MODES, Judge, Question, accuracy, diagnose_one, read_questions, score_item
 from bench.results import variant_name
 from bench.runtime import PUBLICATION, PUBLICATION_OPEN, dataset, progress, question_file
-from retrieval.vocabulary import normalise
+from fpkg.names import normalise
 
 TEMPERATURES = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 

@@ -8,20 +8,15 @@ OMIM id or normalised name. Every node and relationship says where it came from 
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from fpkg.names import fold_name
 from kg_dump.graph import Graph, Node, Relationship
 from kg_dump.hpo_layer import HpoLayer
 
 HPO_ID_OFFSET = 1_000_000  # new nodes and relationships get ids above FPKG's
 SYNONYM_SEPARATOR = ";"  # FPKG stores synonyms as one ';'-joined string
-
-
-def normalise_name(name: str) -> str:
-    """Case, punctuation and spacing folded, for matching names across sources."""
-    return " ".join(re.sub(r"[^0-9a-z]+", " ", name.lower()).split())
 
 
 @dataclass
@@ -112,7 +107,7 @@ def _merge_phenotypes(merger: _Merger, layer: HpoLayer) -> dict[str, int]:
         if pid.startswith("HP:"):
             by_hpo_id.setdefault(pid, node)
         if node.properties.get("phenotypeName"):
-            by_name.setdefault(normalise_name(node.properties["phenotypeName"]), node)
+            by_name.setdefault(fold_name(node.properties["phenotypeName"]), node)
     ids: dict[str, int] = {}
     for term in layer.phenotypes:
         properties = {"pid": term["hpo_id"], "phenotypeName": term["name"],
@@ -120,7 +115,7 @@ def _merge_phenotypes(merger: _Merger, layer: HpoLayer) -> dict[str, int]:
                       "description": term["definition"], "ic": term["ic"]}
         names = [term["name"], *term["synonyms"]]
         node = by_hpo_id.get(term["hpo_id"]) or next(
-            (by_name[normalise_name(n)] for n in names if normalise_name(n) in by_name), None)
+            (by_name[fold_name(n)] for n in names if fold_name(n) in by_name), None)
         if node is None:
             node = merger.add_node("FacePhenotype", properties)
         else:
@@ -135,16 +130,16 @@ def _merge_phenotypes(merger: _Merger, layer: HpoLayer) -> dict[str, int]:
 def _merge_diseases(merger: _Merger, layer: HpoLayer) -> dict[str, int]:
     by_disease_id = {n.properties["disease_id"]: n for n in merger.nodes_with("Disease")
                      if n.properties.get("disease_id")}
-    by_name = {normalise_name(n.properties.get("dname", "")): n for n in merger.nodes_with("Disease")}
+    by_name = {fold_name(n.properties.get("dname", "")): n for n in merger.nodes_with("Disease")}
     ids: dict[str, int] = {}
     for disease_id, name in sorted(layer.diseases.items()):
-        node = by_disease_id.get(disease_id) or by_name.get(normalise_name(name))
+        node = by_disease_id.get(disease_id) or by_name.get(fold_name(name))
         if node is None:
             properties = {"dname": name, "disease_id": disease_id}
             if disease_id.startswith("OMIM:"):
                 properties["did"] = int(disease_id[5:])
             node = merger.add_node("Disease", properties)
-            by_name[normalise_name(name)] = node
+            by_name[fold_name(name)] = node
         elif node.properties["source"] == "HPO":  # one disease under an OMIM and an ORPHA id
             node.properties.setdefault("orpha_id", disease_id)
         else:

@@ -38,7 +38,7 @@ def write_diagnosis(diagnosis) -> str:
     """'Most likely: X' with its evidence, then the rest of the differential."""
     if not diagnosis.ranked:
         return NO_EVIDENCE_REPLY
-    top = diagnosis.ranked[0]
+    top = diagnosis.answer
     label = f"{top.option}. {top.name}" if top.option else top.name
     ident = f" ({top.disease_id})" if top.disease_id else ""
     lines = [f"Most likely: {label}{ident}, score {top.score:.2f}."]

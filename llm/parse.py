@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from rapidfuzz import fuzz, process
 
+from fpkg.names import fold_name
 from llm.prompts import NO_EVIDENCE_REPLY
 
 _THINK_BLOCK = re.compile(r"<think>.*?</think>", re.S | re.I)
@@ -80,20 +81,15 @@ def extract_cypher(text: str) -> str:
     return "\n".join(kept).strip().rstrip(";").strip()
 
 
-def normalize_name(name: str) -> str:
-    """Lower case, punctuation to spaces: 'Noonan Syndrome-1' -> 'noonan syndrome 1'."""
-    return " ".join(re.sub(r"[^a-z0-9]+", " ", name.lower()).split())
-
-
 def _mentions(text: str, names: Sequence[str]) -> list[tuple[int, int]]:
     """(position, index into names) for each name in `text`, whole words, first mention, in text order.
 
     A name inside a longer mentioned name ('Noonan syndrome' in 'Noonan syndrome with multiple
     lentigines') does not count."""
-    norm_text = f" {normalize_name(text)} "
+    norm_text = f" {fold_name(text)} "
     spans: list[tuple[int, int, int]] = []
     for index, name in enumerate(names):
-        norm = normalize_name(name)
+        norm = fold_name(name)
         if not norm or f" {norm} " not in norm_text:
             continue
         start = norm_text.index(f" {norm} ")
@@ -162,12 +158,12 @@ def parse_option_answer(text: str, options: Mapping[str, str]) -> str | None:
 
 def _fuzzy_option(line: str, keys: list[str], names: list[str]) -> str | None:
     # A misspelt name ('Noonan syndrom'): accept one clear best match only.
-    norm_line = normalize_name(line)
+    norm_line = fold_name(line)
     scores = sorted(
         (
-            (fuzz.partial_ratio(normalize_name(name), norm_line), key)
+            (fuzz.partial_ratio(fold_name(name), norm_line), key)
             for key, name in zip(keys, names, strict=True)
-            if len(normalize_name(name)) >= 5
+            if len(fold_name(name)) >= 5
         ),
         reverse=True,
     )
@@ -188,7 +184,7 @@ def parse_disease_answer(text: str, candidate_names: Sequence[str]) -> str | Non
     None when the reply is empty or says the knowledge graph has no evidence."""
     cleaned = clean_llm_output(text)
     first = _first_line(cleaned)
-    if not first or normalize_name(first).startswith(normalize_name(NO_EVIDENCE_REPLY)):
+    if not first or fold_name(first).startswith(fold_name(NO_EVIDENCE_REPLY)):
         return None
     answer = _answer_phrase(first)
     candidates = list(candidate_names)
@@ -196,8 +192,8 @@ def parse_disease_answer(text: str, candidate_names: Sequence[str]) -> str | Non
     if hits:
         return candidates[hits[0][1]]
     if candidates and answer:
-        normalized = [normalize_name(name) for name in candidates]
-        best = process.extractOne(normalize_name(answer), normalized, scorer=fuzz.ratio, score_cutoff=85)
+        normalized = [fold_name(name) for name in candidates]
+        best = process.extractOne(fold_name(answer), normalized, scorer=fuzz.ratio, score_cutoff=85)
         if best is not None:
             return candidates[best[2]]
     hits = _mentions(cleaned, candidates)

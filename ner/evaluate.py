@@ -100,9 +100,3 @@ def write_eval(model_dir: Path, split: str, scores: dict, data_file: Path | None
     results[split] = entry
     path.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     return path
-
-
-def read_eval(model_dir: Path) -> dict:
-    """The model folder's ``eval_results.json``, or an empty dict when there is none."""
-    path = Path(model_dir) / EVAL_FILE
-    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}

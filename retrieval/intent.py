@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from fpkg.names import normalise
 from retrieval.linking import EntityLinker
 from retrieval.result import Link
-from retrieval.vocabulary import normalise
 
 LABEL_TO_TYPE = {"Disease": "DISEASE", "FacePhenotype": "FACIAL_PHENOTYPE", "Genotype": "GENE"}
 MAX_NAME_WORDS = 12

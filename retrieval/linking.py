@@ -19,10 +19,10 @@ import numpy as np
 from rapidfuzz import fuzz
 from sklearn.feature_extraction.text import TfidfVectorizer
 
+from fpkg.names import normalise
 from graphstore.store import GraphStore
 from retrieval.embedder import embed
 from retrieval.result import Link
-from retrieval.vocabulary import normalise
 
 TYPE_TO_LABEL = {"FACIAL_PHENOTYPE": "FacePhenotype", "GENE": "Genotype", "DISEASE": "Disease",
                  "MUTATION": "Variation"}

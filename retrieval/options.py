@@ -6,9 +6,9 @@ import re
 
 from rapidfuzz import fuzz
 
+from fpkg.names import normalise
 from retrieval.linking import EntityLinker
 from retrieval.result import Link
-from retrieval.vocabulary import normalise
 
 OPTIONS_CUE = re.compile(r"choose from the following options\s*:?", re.IGNORECASE)
 OPTION_LETTERS = "ABCDEFGH"  # at most eight options; the Publication set and the form use four

@@ -1,27 +1,10 @@
-"""Names as people write them: normalisation, and splitting lists whose items contain commas."""
+"""Splitting lists of names whose items contain commas."""
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Collection
 
-_NON_WORD = re.compile(r"[^0-9a-z]+")
-
-
-def fold_plural(word: str) -> str:
-    if len(word) > 3 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
-
-
-def normalise(text: str) -> str:
-    """Lower case, accents and punctuation dropped, plurals folded: 'Low-set EARS' → 'low set ear',
-    'Cantú' → 'cantu'."""
-    unaccented = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-    return " ".join(fold_plural(w) for w in _NON_WORD.sub(" ", unaccented.lower()).split())
+from fpkg.names import normalise
 
 
 def split_names(text: str, vocabulary: Collection[str], max_join: int = 4) -> list[str]:

@@ -14,8 +14,8 @@ import pytest
 from bench.__main__ import main
 from bench.diagnosis import Judge, read_questions
 from bench.runtime import BenchError
+from fpkg.names import normalise
 from retrieval.diagnose import RankedDisease
-from retrieval.vocabulary import normalise
 
 pytestmark = pytest.mark.slow
 REPO = Path(__file__).resolve().parent.parent

@@ -63,7 +63,8 @@ def test_llm_errors_go_back_for_repair_then_fall_back_to_templates(pipeline):
         "MATCH (d:Disease {dname: 'Crouzon syndrome'}) CALL db.labels() YIELD label RETURN label",  # blocked
         "MATCH (d:Disease {dname: 'No such disease'}) RETURN d.dname",  # runs, finds nothing
     ])
-    result = pipeline.retriever("cypher").retrieve("What facial phenotypes are associated with Crouzon syndrome?", generator=llm)
+    question = "What facial phenotypes are associated with Crouzon syndrome?"
+    result = pipeline.retriever("cypher").retrieve(question, generator=llm)
     assert [run.origin for run in result.cypher[:3]] == ["llm", "llm", "llm"]
     assert "write" in result.cypher[0].error or "rejected" in result.cypher[0].error
     assert any("Blocked" in notice for notice in result.notices)

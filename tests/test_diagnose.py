@@ -8,9 +8,10 @@ import re
 
 import pytest
 
+from fpkg.names import normalise
 from retrieval.diagnose import DiagnosisCase
 from retrieval.options import split_question
-from retrieval.vocabulary import normalise, split_names
+from retrieval.vocabulary import split_names
 
 CASE = re.compile(r"mutation in (\S+), namely, (.*?) and with facial phenotypes of (.*?)\. What", re.S)
 CHARGE = DiagnosisCase(("Wide nasal bridge", "Posteriorly rotated ears", "Chorioretinal coloboma", "Proptosis"),

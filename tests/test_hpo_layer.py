@@ -7,9 +7,10 @@ import json
 
 import pytest
 
+from fpkg.names import fold_name
 from kg_dump.dump_reader import read_dump
 from kg_dump.hpo_layer import HpoError, _frequency, default_hpo_dir, load_hpo_layer, release_fingerprint
-from kg_dump.merge import HPO_ID_OFFSET, merge_hpo, normalise_name, tag_fpkg_sources
+from kg_dump.merge import HPO_ID_OFFSET, merge_hpo, tag_fpkg_sources
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +76,7 @@ def test_merge_keeps_fpkg_and_adds_hpo(merged):
     assert sources == {"FPKG", "HPO", "FPKG+HPO"}
     assert all(r.properties.get("source") in sources for r in graph.relationships)
     # No duplicated phenotype names, no duplicated (start, type, end) triples.
-    names = [normalise_name(n.properties.get("phenotypeName", "")) for n in graph.nodes
+    names = [fold_name(n.properties.get("phenotypeName", "")) for n in graph.nodes
              if "FacePhenotype" in n.labels and n.properties.get("phenotypeName")]
     assert len(names) == len(set(names))
     # FPKG itself repeats 864 (start, type, end) triples (one per citing paper); HPO adds none.

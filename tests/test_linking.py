@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from retrieval.vocabulary import normalise, split_names
+from fpkg.names import normalise
+from retrieval.vocabulary import split_names
 
 PHENOTYPES_OF = re.compile(r"with facial phenotypes of (.*?)\. What disease", re.S)
 

@@ -1,4 +1,5 @@
-from retrieval.vocabulary import normalise, split_names
+from fpkg.names import normalise
+from retrieval.vocabulary import split_names
 
 
 def test_normalise_folds_case_punctuation_accents_and_plurals():

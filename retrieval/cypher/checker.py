@@ -34,11 +34,9 @@ from retrieval.cypher.lexer import (
 )
 from retrieval.cypher.patterns import NodePattern, PathPattern, match_paths, parse_path
 from retrieval.cypher.rewrites import rewrite_unsupported
+from retrieval.result import NAME_PROPERTIES
 
-DEFAULT_NAME_PROPERTIES: dict[str, str] = {
-    "Disease": "dname", "FacePhenotype": "phenotypeName", "Genotype": "geneName",
-    "Variation": "details", "Article": "articleName", "Sample": "sid",
-}
+DEFAULT_NAME_PROPERTIES: dict[str, str] = NAME_PROPERTIES
 
 
 @dataclass(frozen=True)

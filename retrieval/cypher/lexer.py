@@ -274,7 +274,3 @@ def string_value(tok: Token) -> str:
             out.append(body[k])
             k += 1
     return "".join(out)
-
-
-def quote_string(value: str) -> str:
-    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"

@@ -11,6 +11,7 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from fpkg.names import normalise
 from graphstore.store import GraphStore, QueryRejected, StoreError
 from llm.base import GenerationRequest, Generator, LLMError
 from llm.parse import extract_cypher
@@ -19,9 +20,8 @@ from retrieval.cypher.checker import check_cypher
 from retrieval.cypher.templates import run_template
 from retrieval.intent import detect_intent, find_mentions
 from retrieval.linking import EntityLinker
-from retrieval.result import CypherRun, Link, RetrievalResult, Triple
+from retrieval.result import NAME_PROPERTIES, CypherRun, Link, RetrievalResult, Triple
 from retrieval.retriever import Retriever
-from retrieval.vocabulary import normalise
 
 if TYPE_CHECKING:
     from fpkg.config import Settings
@@ -128,5 +128,6 @@ def rows_as_triples(rows: list[dict]) -> list[Triple]:
 def _plain(value: object) -> str:
     if isinstance(value, dict) and "properties" in value:
         props = value["properties"]
-        return str(next((v for k, v in props.items() if k in ("dname", "phenotypeName", "geneName")), props))
+        names = (NAME_PROPERTIES[label] for label in ("Disease", "FacePhenotype", "Genotype"))
+        return str(next((props[key] for key in names if key in props), props))
     return str(value)

@@ -1,0 +1,29 @@
+"""Names as people write them, folded so that spellings of one name compare equal."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_NON_WORD = re.compile(r"[^0-9a-z]+")
+
+
+def fold_name(name: str) -> str:
+    """Accents, case, punctuation and spacing folded: 'Noonan Syndrome-1' -> 'noonan syndrome 1',
+    'Cantú' -> 'cantu'. For matching one name across sources and replies."""
+    unaccented = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+    return " ".join(_NON_WORD.sub(" ", unaccented.lower()).split())
+
+
+def fold_plural(word: str) -> str:
+    if len(word) > 3 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def normalise(text: str) -> str:
+    """`fold_name` with plurals folded too, for looking names up in a vocabulary:
+    'Low-set EARS' -> 'low set ear'."""
+    return " ".join(fold_plural(word) for word in fold_name(text).split())
