@@ -7,9 +7,15 @@
     perf          per-stage latency, cold start, restart, memory, the GLEE refit baseline, scaling
     all           everything above in one process (the pipeline starts once), then `report`
     report        the latest results as a markdown table and plots; refreshes README's Results
+    load          N concurrent gradio_client users against the app: errors, latency, memory
+    vector-speed  vector-mode retrieval against the paper's per-question GLEE refit, same links
+    glee-check    the paper's Table 7: node-type F1 of a random forest on GLEE vectors
+    ner-speed     NER latency per question sentence (model and rules, or --rules-only)
+    gpu-smoke     the 4-bit CUDA path on a tiny random Llama (exits 2 without a CUDA device)
 
 Every command takes --json (one JSON object on stdout) and writes its result under
-results/ (see bench/results.py). Progress goes to stderr.
+results/ (see bench/results.py). Progress goes to stderr. A command that cannot run prints one
+line `bench: why` on stderr and exits 2; a run whose checks fail (gpu-smoke) exits 1.
 """
 
 from __future__ import annotations
@@ -25,11 +31,14 @@ from bench import results
 from bench.runtime import limit_threads, start_pipeline
 from fpkg.cli import reports_errors
 from fpkg.config import Settings
+from fpkg.errors import EXIT_FAILURE
 
 # Each module has register(subparsers, common): its parser, with a `handler(args, context)`
-# that returns (variant, result dict, text summary).
+# that returns (variant, result dict, text summary). A parser may also set `environ_defaults`
+# (environment variables applied before torch loads) and a result `failed_checks` (exit 1).
 COMMAND_MODULES = ("bench.diagnosis", "bench.domain", "bench.repeat", "bench.perf", "bench.suite",
-                   "bench.report", "bench.load")
+                   "bench.report", "bench.load", "bench.vector_speed", "bench.glee_check", "bench.ner_speed",
+                   "bench.gpu_smoke")
 
 
 class Context:
@@ -78,6 +87,8 @@ def main(argv: list[str] | None = None, *, pipeline=None, settings: Settings | N
     argv = sys.argv[1:] if argv is None else list(argv)
     args = build_parser().parse_args(argv)
     context = Context(settings, pipeline, argv)
+    for key, value in getattr(args, "environ_defaults", {}).items():
+        os.environ.setdefault(key, value)
     limit_threads(args.torch_threads)
     started = time.perf_counter()
     try:
@@ -89,6 +100,10 @@ def main(argv: list[str] | None = None, *, pipeline=None, settings: Settings | N
                             folder=args.results_dir)
         print(f"saved {path}", file=sys.stderr)
     print(json.dumps(result, indent=1, default=str) if args.json else text)
+    failed = result.get("failed_checks")
+    if failed:
+        print(f"bench: {args.command}: {len(failed)} check(s) failed: {'; '.join(failed)}", file=sys.stderr)
+        return EXIT_FAILURE
     return 0
 
 

@@ -25,10 +25,10 @@ from bench.results import variant_name
 from bench.runtime import PUBLICATION, BenchError, percentiles, progress, question_file
 from fpkg.names import normalise
 from retrieval.options import link_option, split_question
+from retrieval.retriever import MODES
 
 REQUIRED_COLUMNS = ("Patient_question", "True_answer")
 TOP_K = 10
-MODES = ("cypher", "vector", "none")
 BACKENDS = ("grounded", "local", "endpoint")
 
 

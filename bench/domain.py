@@ -22,8 +22,8 @@ from typing import Any
 from bench.coverage import SEMANTIC_NOTE, AliasIndex, TokenScorer, coverage, reference_items
 from bench.results import variant_name
 from bench.runtime import DOMAIN_QA, BenchError, dataset, percentiles, progress
+from retrieval.retriever import MODES
 
-MODES = ("none", "cypher", "vector")
 COVERAGE_TARGET = 0.95
 MISSING_SHOWN = 25
 

@@ -1,11 +1,13 @@
-"""GPU smoke test of the 4-bit path: a tiny random Llama quantised to NF4 through LocalGenerator.
+"""python -m bench gpu-smoke: the 4-bit path, a tiny random Llama quantised to NF4 through LocalGenerator.
 
-    python -m bench.gpu_smoke                  # tiny random model (nothing to download)
-    python -m bench.gpu_smoke --model DIR|ID   # any local folder or cached Hub id, e.g. the default
+    python -m bench gpu-smoke                  # tiny random model (nothing to download)
+    python -m bench gpu-smoke --model DIR|ID   # any local folder or cached Hub id, e.g. the default
                                                # Qwen/Qwen2.5-7B-Instruct
 
-Prints what it loaded (4-bit layers, GPU memory) and the timings; exits 0 with "skipped: no CUDA" on a
-machine without a CUDA device, 1 if a check fails. Needs `pip install bitsandbytes` on the GPU machine.
+Reports what it loaded (4-bit layers, GPU memory), the timings and four checks (quantised,
+greedy and seeded sampling repeatable, stream equal to generate); exits 1 when a check fails.
+On a machine without a CUDA device it runs nothing and exits 2 with "bench: gpu-smoke needs a
+CUDA device ...". Needs `pip install bitsandbytes` on the GPU machine.
 """
 
 from __future__ import annotations
@@ -15,19 +17,18 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
-if __package__ in (None, ""):  # run as a script: make the repository root importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from fpkg.config import Settings  # noqa: E402
-from llm.base import GenerationRequest, LLMError  # noqa: E402
-from llm.local import LocalGenerator  # noqa: E402
-from llm.tiny import build_tiny_llama  # noqa: E402
+from bench.results import variant_name
+from bench.runtime import BenchError
+from fpkg.config import Settings
+from llm.base import GenerationRequest
 
 MESSAGES = [
     {"role": "system", "content": "Name the single most likely disease."},
     {"role": "user", "content": "A boy with a PTPN11 variant, hypertelorism and low-set ears."},
 ]
+NO_CUDA = "gpu-smoke needs a CUDA device, and torch sees none (torch.cuda.is_available() is False)"
 
 
 def _timed(fn):
@@ -36,9 +37,11 @@ def _timed(fn):
     return result, time.perf_counter() - start
 
 
-def run(model: str | Path, max_new_tokens: int = 32) -> dict:
+def run(model: str | Path, max_new_tokens: int = 32) -> dict[str, Any]:
     """Load `model` in 4 bit on CUDA, generate greedy, sampled and streamed; return checks and timings."""
     import torch
+
+    from llm.local import LocalGenerator
 
     torch.cuda.reset_peak_memory_stats()
     settings = Settings(data_dir=Path("."), cache_dir=Path("."), llm_backend="local", llm_model=str(model))
@@ -72,7 +75,7 @@ def run(model: str | Path, max_new_tokens: int = 32) -> dict:
     }
 
 
-def problems(result: dict) -> list[str]:
+def problems(result: dict[str, Any]) -> list[str]:
     checks = {
         "no Linear4bit layers: the model was not quantised": result["linear4bit_layers"] > 0,
         "greedy generation differs between two runs": result["greedy_repeatable"],
@@ -82,36 +85,42 @@ def problems(result: dict) -> list[str]:
     return [message for message, ok in checks.items() if not ok]
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--model", help="a model folder or Hub id (default: a tiny random Llama)")
-    parser.add_argument("--max-new-tokens", type=int, default=32)
-    args = parser.parse_args(argv)
-
+def smoke(model: str | None, max_new_tokens: int = 32) -> dict[str, Any]:
+    """The whole check: `model`, else a tiny random Llama built for the run; the result with its
+    `failed_checks` (empty when all pass). BenchError without a CUDA device."""
     import torch
 
+    from llm.tiny import build_tiny_llama
+
     if not torch.cuda.is_available():
-        print("skipped: no CUDA")
-        return 0
+        raise BenchError(NO_CUDA)
     with tempfile.TemporaryDirectory() as tmp:
-        if args.model:
-            model = args.model
-        else:
+        build_s = None
+        if not model:
             model, build_s = _timed(lambda: build_tiny_llama(Path(tmp) / "tiny-llama"))
-            print(f"built tiny random Llama in {build_s:.2f} s")
-        try:
-            result = run(model, args.max_new_tokens)
-        except LLMError as e:
-            print(f"failed: {e}", file=sys.stderr)
-            return 1
-    for key, value in result.items():
-        print(f"{key:28} {value!r}")
-    failed = problems(result)
-    for message in failed:
-        print(f"FAILED: {message}", file=sys.stderr)
-    print("ok" if not failed else "failed")
-    return 1 if failed else 0
+            print(f"built tiny random Llama in {build_s:.2f} s", file=sys.stderr)
+        result = run(model, max_new_tokens)  # an LLMError (no bitsandbytes, no model) says why
+    result["tiny_model_build_s"] = round(build_s, 3) if build_s is not None else None
+    result["failed_checks"] = problems(result)
+    return result
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def summary(result: dict[str, Any]) -> str:
+    lines = [f"{key:28} {value!r}" for key, value in result.items() if key != "failed_checks"]
+    lines += [f"FAILED: {message}" for message in result["failed_checks"]]
+    lines.append("failed" if result["failed_checks"] else "ok")
+    return "\n".join(lines)
+
+
+def register(subparsers, common: argparse.ArgumentParser) -> None:
+    parser = subparsers.add_parser("gpu-smoke", parents=[common], help="the 4-bit CUDA path on a tiny model",
+                                   description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--model", help="a model folder or Hub id (default: a tiny random Llama)")
+    parser.add_argument("--max-new-tokens", type=int, default=32)
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace, context) -> tuple[str, dict[str, Any], str]:
+    result = smoke(args.model, args.max_new_tokens)
+    variant = variant_name(Path(args.model).name if args.model else "tiny-llama")
+    return variant, result, summary(result)

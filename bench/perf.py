@@ -10,7 +10,7 @@
   the snapshot (a second subprocess on that folder), each to its first answer;
 - peak memory of this process, of the start subprocesses and of the FalkorDB server;
 - the paper's vector retriever, a GLEE refit on the whole graph per question, timed in this
-  run beside our vector retrieval with the same links (bench/vector_speed.py), and the ratio;
+  run beside our vector retrieval with the same links (as `python -m bench vector-speed`), and the ratio;
 - scaling (bench/scaling.py): the same queries on FPKG, FPKG + HPO, and 5× and 10× copies.
 """
 
@@ -71,7 +71,7 @@ def run_stages(pipeline, questions: list[diagnosis.Question], vector_questions: 
 
 
 def glee_baseline(pipeline, questions: list[str], refit_questions: int) -> dict[str, Any]:
-    """bench/vector_speed.py's measurement: our vector retrieval and the per-question refit, same links."""
+    """`bench vector-speed`'s measurement: our vector retrieval and the per-question refit, same links."""
     from bench.vector_speed import measure
 
     index = pipeline.retriever("vector").index

@@ -17,10 +17,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from bench.diagnosis import BACKENDS, MODES, Judge, Question, accuracy, diagnose_one, read_questions, score_item
+from bench.diagnosis import BACKENDS, Judge, Question, accuracy, diagnose_one, read_questions, score_item
 from bench.results import variant_name
 from bench.runtime import PUBLICATION, PUBLICATION_OPEN, dataset, progress, question_file
 from fpkg.names import normalise
+from retrieval.retriever import MODES
 
 TEMPERATURES = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+from kg_dump.data_files import PUBLICATION_OPEN_SET, PUBLICATION_SET
+from retrieval.retriever import MODES
+
 Records = dict[str, dict[str, dict[str, Any]]]
-PUBLICATION_STEMS = {"Publication_patient_question": "selective",
-                     "Publication_patient_question_withoutchoices": "non-selective"}
+# a diagnosis result's "questions" is its file's stem
+SELECTIVE, NON_SELECTIVE = Path(PUBLICATION_SET).stem, Path(PUBLICATION_OPEN_SET).stem
+PUBLICATION_STEMS = {SELECTIVE: "selective", NON_SELECTIVE: "non-selective"}
 
 
 def md_table(headers: list[str], rows: list[list[Any]]) -> list[str]:
@@ -41,8 +46,8 @@ def _full_publication(records: Records, stem: str, mode: str, hold_out: bool) ->
 
 def targets(records: Records) -> list[str]:
     rows = []
-    for stem, kind, goal in (("Publication_patient_question", "selective", 0.98),
-                             ("Publication_patient_question_withoutchoices", "non-selective", 0.95)):
+    for stem, goal in ((SELECTIVE, 0.98), (NON_SELECTIVE, 0.95)):
+        kind = PUBLICATION_STEMS[stem]
         found = _full_publication(records, stem, "cypher", False)
         if found:
             acc = found["accuracy"]
@@ -90,8 +95,7 @@ def publication(records: Records) -> list[str]:
         rows.append([kind, result["mode"], result["backend"], "yes" if result["hold_out_case"] else "no", acc["n"],
                      pct(acc["top1_strict"]), pct(acc["top1_linked"]), pct(acc["top10_linked"]),
                      ms(result["latency_ms"].get("p50"))])
-    rows.sort(key=lambda r: (r[0], ["cypher", "vector", "none"].index(r[1]) if r[1] in ("cypher", "vector", "none")
-                             else 9, r[3]))
+    rows.sort(key=lambda r: (r[0], MODES.index(r[1]) if r[1] in MODES else len(MODES), r[3]))
     return md_table(["questions", "mode", "backend", "case held out", "n", "top-1 strict", "top-1 linked",
                      "top-10 linked", "p50 ms"], rows) if rows else []
 

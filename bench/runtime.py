@@ -13,11 +13,13 @@ from tqdm import tqdm
 
 from fpkg.config import Settings
 from fpkg.errors import BenchError  # noqa: F401 - re-exported
+from kg_dump import data_files
 
 T = TypeVar("T")
-PUBLICATION = "Publication_patient_question.csv"
-PUBLICATION_OPEN = "Publication_patient_question_withoutchoices.csv"
-DOMAIN_QA = "domain_qa.xlsx"
+# File names inside the data folder's datasets/ (kg_dump/data_files.py names the files)
+PUBLICATION = Path(data_files.PUBLICATION_SET).name
+PUBLICATION_OPEN = Path(data_files.PUBLICATION_OPEN_SET).name
+DOMAIN_QA = Path(data_files.DOMAIN_QA).name
 
 
 def dataset(settings: Settings, name: str) -> Path:

@@ -23,6 +23,7 @@ from typing import Any
 from bench import diagnosis, domain, perf, repeat, report, results
 from bench.coverage import AliasIndex, TokenScorer
 from bench.runtime import DOMAIN_QA, PUBLICATION, PUBLICATION_OPEN, dataset
+from retrieval.retriever import MODES
 
 DIAGNOSIS_RUNS = (("cypher", False), ("cypher", True), ("vector", False), ("vector", True), ("none", False))
 
@@ -77,7 +78,7 @@ class Suite:
     def domain(self) -> None:
         questions = domain.read_domain(dataset(self.context.settings, DOMAIN_QA), self.args.limit)
         scorer, aliases = TokenScorer(), AliasIndex(self.pipeline.linker)  # shared: each text embedded once
-        for mode in domain.MODES:
+        for mode in MODES:
             result, seconds = self.timed("domain", domain.run, self.pipeline, questions, mode=mode,
                                          backend=self.backend, scorer=scorer, aliases=aliases)
             self.save("domain", (mode, self.backend_name), result, seconds, ["--mode", mode], self.args.limit)

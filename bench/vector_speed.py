@@ -1,6 +1,6 @@
-"""Vector-mode retrieval speed against the upstream per-question GLEE refit, in one run.
+"""python -m bench vector-speed: vector-mode retrieval against the upstream per-question GLEE refit.
 
-    python -m bench.vector_speed [--questions 50] [--refit-questions 5] [--no-hpo]
+    python -m bench vector-speed [--questions 50] [--refit-questions 5] [--refit-dim N] [--no-hpo]
                                  [--threads 1|2|none] [--embed-rerank-questions N] [--json]
 
 Builds the graph (FPKG + HPO unless --no-hpo) into the configured store if it is not
@@ -10,48 +10,37 @@ phenotype, gene and disease names that occur verbatim in each Publication-set qu
 question and the refit (`glee_refit_per_question`) on the first --refit-questions ones
 (each refit takes seconds to minutes). Prints p50/p95 of both and their ratio, vector
 mode also without the question's embedding (a ~120-token patient question costs MiniLM
-tens of ms on 2 cores) and on the short domain-QA questions; --json prints one object.
+tens of ms on 2 cores) and on the first --questions short domain questions of
+datasets/domain_qa.xlsx. Both question files come from the data folder (fetched when
+missing); a measurement that cannot run says why under "skipped" and in the summary.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import dataclasses
-import json
 import os
-import re
 import statistics
-import sys
 import time
-from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-if __package__ in (None, ""):  # run as a script: make the repository root importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.diagnosis import read_questions
+from bench.domain import read_domain
+from bench.results import variant_name
+from bench.runtime import BenchError, percentiles
+from fpkg.config import Settings
+from fpkg.errors import DataFileError
+from fpkg.names import fold_name
+from kg_dump.data_files import DOMAIN_QA, PUBLICATION_SET, data_file
 
-import numpy as np  # noqa: E402
+if TYPE_CHECKING:  # vector mode loads torch and FAISS: imported where it runs
+    from graphstore.store import GraphStore
+    from retrieval.result import Link
+    from retrieval.vector_index import VectorIndex
 
-from fpkg.config import Settings  # noqa: E402
-from graphstore.store import GraphStore  # noqa: E402
-from retrieval.glee import UPSTREAM_DIM, glee_refit_per_question  # noqa: E402
-from retrieval.result import Link  # noqa: E402
-from retrieval.vector_index import VectorIndex, fetch_graph  # noqa: E402
-from retrieval.vector_mode import VectorRetriever  # noqa: E402
-
-QUESTIONS_FILE = Path("datasets") / "Publication_patient_question.csv"
-SHORT_QUESTIONS_FILE = Path("datasets") / "domain_qa.csv"  # "What facial phenotypes ... X?"
 LINKED_LABELS = {"FacePhenotype": "FACIAL_PHENOTYPE", "Genotype": "GENE", "Disease": "DISEASE"}
 MAX_NGRAM = 8
 WARMUP = 3
-
-
-def load_questions(data_dir: Path, limit: int, name: Path = QUESTIONS_FILE,
-                   column: str = "Patient_question", answer_column: str | None = "True_answer",
-                   ) -> tuple[list[str], list[str] | None]:
-    with open(data_dir / name, encoding="utf-8-sig", newline="") as f:
-        rows = list(csv.DictReader(f))[:limit]
-    answers = [row[answer_column] for row in rows] if answer_column else None
-    return [row[column] for row in rows], answers
 
 
 class NameLinks:
@@ -63,10 +52,12 @@ class NameLinks:
         self.by_name: dict[str, tuple[int, str, str]] = {}
         for nid, label, name in zip(index.ids.tolist(), index.labels, index.names, strict=True):
             if label in LINKED_LABELS and name:
-                self.by_name.setdefault(_fold(name), (nid, label, name))
+                self.by_name.setdefault(fold_name(name), (nid, label, name))
 
     def __call__(self, question: str) -> list[Link]:
-        words = _fold(question).split()
+        from retrieval.result import Link
+
+        words = fold_name(question).split()
         links: dict[int, Link] = {}
         for size in range(MAX_NGRAM, 0, -1):
             for i in range(len(words) - size + 1):
@@ -77,23 +68,19 @@ class NameLinks:
         return list(links.values())
 
 
-def _fold(text: str) -> str:
-    return " ".join(re.sub(r"[^0-9a-z]+", " ", text.lower()).split())
-
-
-def percentiles(values: list[float]) -> dict[str, float]:
-    if not values:
-        return {"n": 0}
-    return {"n": len(values), "p50": float(np.percentile(values, 50)), "p95": float(np.percentile(values, 95)),
-            "mean": statistics.fmean(values), "min": min(values), "max": max(values)}
-
-
 def measure(store: GraphStore, index: VectorIndex, questions: list[str], *, answers: list[str] | None = None,
             refit_questions: int = 5, embed_rerank_questions: int = 0, threads: int | None = 1,
-            top_k: int = 5, top_n: int = 20, threshold: float = 0.3, refit_dim: int = UPSTREAM_DIM) -> dict:
+            top_k: int = 5, top_n: int = 20, threshold: float = 0.3, refit_dim: int | None = None) -> dict:
     """Times vector mode on every question and the per-question refit on the first
     `refit_questions`, with the same links; returns the figures as a dict. With `answers`,
-    also the share of questions whose kept triples name the answer."""
+    also the share of questions whose kept triples name the answer. `refit_dim`: the refit's GLEE
+    dimension (default upstream's, `retrieval.glee.UPSTREAM_DIM`)."""
+    from retrieval.glee import UPSTREAM_DIM, glee_refit_per_question
+    from retrieval.vector_index import fetch_graph
+    from retrieval.vector_mode import VectorRetriever
+
+    if not questions:
+        raise BenchError("vector-speed needs at least one question to time")
     linker = NameLinks(index)
     links = [linker(q) for q in questions]
     retriever = VectorRetriever(store, index, threads=threads)
@@ -112,26 +99,29 @@ def measure(store: GraphStore, index: VectorIndex, questions: list[str], *, answ
         stages.setdefault("total_without_embed", []).append(result.timings_ms["total"] - result.timings_ms["embed"])
         sizes.append(len(result.triples))
         if answers:
-            hits += _fold(answers[i]) in {_fold(n) for t in result.triples for n in (t.head, t.tail)}
-    out = {"questions": len(questions), "threads": threads,
-           "links_per_question": statistics.fmean(len(x) for x in links),
-           "triples_per_question": statistics.fmean(sizes) if sizes else 0.0,
-           "vector_ms": percentiles(stages.get("total", [])),
-           "vector_without_embed_ms": percentiles(stages.get("total_without_embed", [])),
-           "vector_cpu_ms": percentiles(stages.get("cpu", [])),
-           "vector_stage_p50_ms": {k: float(np.median(v)) for k, v in stages.items()}}
+            hits += fold_name(answers[i]) in {fold_name(n) for t in result.triples for n in (t.head, t.tail)}
+    out: dict[str, Any] = {
+        "questions": len(questions), "threads": threads,
+        "links_per_question": statistics.fmean(len(x) for x in links),
+        "triples_per_question": statistics.fmean(sizes),
+        "vector_ms": percentiles(stages.get("total", [])),
+        "vector_without_embed_ms": percentiles(stages.get("total_without_embed", [])),
+        "vector_cpu_ms": percentiles(stages.get("cpu", [])),
+        "vector_stage_p50_ms": {k: percentiles(v)["p50"] for k, v in stages.items()}}
     if answers:
         out["answer_named_in_triples"] = hits / len(questions)
     if embed_rerank_questions:
         out["embed_rerank"] = _compare_embed_rerank(store, index, questions[:embed_rerank_questions],
                                                     links, top_k=top_k, top_n=top_n)
     if refit_questions:
+        refit_dim = refit_dim or UPSTREAM_DIM
         data = fetch_graph(store)  # once, as upstream loads its JSON export once
         node_ids = data.ids.tolist()
         edges = [(node_ids[a], node_ids[b]) for a, b in data.edges.tolist()]
         seconds = [glee_refit_per_question(node_ids, edges, [x.node_id for x in qlinks], top_k=20,
                                            dim=refit_dim).seconds
                    for qlinks in links[:refit_questions]]
+        out["refit_dim"] = refit_dim
         out["refit_ms"] = percentiles([s * 1000 for s in seconds])
         out["ratio_p50"] = out["refit_ms"]["p50"] / out["vector_ms"]["p50"]
     return out
@@ -141,6 +131,8 @@ def _compare_embed_rerank(store: GraphStore, index: VectorIndex, questions: list
                           links: list[list[Link]], *, top_k: int, top_n: int) -> dict:
     """Seed 001's re-ranking (MiniLM over each triple's text) against the composed vectors:
     its time, and how many of its top-n triples the composed ranking also keeps."""
+    from retrieval.vector_mode import VectorRetriever
+
     composed = VectorRetriever(store, index)
     embedded = VectorRetriever(store, index, rerank="embed")
     overlaps, times = [], []
@@ -155,11 +147,26 @@ def _compare_embed_rerank(store: GraphStore, index: VectorIndex, questions: list
             "top_n_overlap": statistics.fmean(overlaps) if overlaps else None}
 
 
+def short_questions(settings: Settings, limit: int) -> tuple[list[str], str | None]:
+    """The first `limit` short questions ("What facial phenotypes ... X?") of the data folder's domain
+    workbook (fetched when missing), or none and the reason they cannot be had."""
+    try:
+        questions = [q.question for q in read_domain(data_file(settings.data_dir, DOMAIN_QA))][:limit]
+    except (DataFileError, BenchError, OSError) as e:  # the patient questions are timed without them
+        return [], f"the domain questions cannot be read: {e}"
+    return questions, None if questions else f"{DOMAIN_QA} holds no questions"
+
+
 def run(settings: Settings, *, with_hpo: bool = True, questions: int = 50, refit_questions: int = 5,
-        embed_rerank_questions: int = 0, threads: int | None = 1) -> dict:
+        embed_rerank_questions: int = 0, threads: int | None = 1, refit_dim: int | None = None) -> dict:
     from graphstore.store import open_store
     from kg_dump.build import ensure_built
+    from retrieval.vector_index import VectorIndex
 
+    if questions < 1:
+        raise BenchError("--questions must be at least 1")
+    publication = read_questions(data_file(settings.data_dir, PUBLICATION_SET), limit=questions)
+    short, short_skipped = short_questions(settings, questions)
     if not with_hpo:  # its own graph name, so the full graph stays as it is
         settings = dataclasses.replace(settings, graph_name=f"{settings.graph_name}_fpkg_only")
     store = open_store(settings)
@@ -170,15 +177,20 @@ def run(settings: Settings, *, with_hpo: bool = True, questions: int = 50, refit
         started = time.perf_counter()
         index = VectorIndex.load_or_build(store, settings.cache_dir)
         index_s = time.perf_counter() - started
-        out = {"graph": "FPKG+HPO" if with_hpo else "FPKG", "nodes": len(index), "edges": index.stats.get("edges"),
-               "graph_ready_s": round(graph_s, 2), "graph_built_now": not build.skipped,
-               "index_ready_s": round(index_s, 2), "index": index.stats}
-        texts, answers = load_questions(settings.data_dir, questions)
-        out.update(measure(store, index, texts, answers=answers, refit_questions=refit_questions,
-                           embed_rerank_questions=embed_rerank_questions, threads=threads))
-        if (settings.data_dir / SHORT_QUESTIONS_FILE).is_file():
-            texts, _ = load_questions(settings.data_dir, questions, SHORT_QUESTIONS_FILE, "question", None)
-            out["short_questions"] = measure(store, index, texts, refit_questions=0, threads=threads)
+        out: dict[str, Any] = {
+            "graph": "FPKG+HPO" if with_hpo else "FPKG", "nodes": len(index), "edges": index.stats.get("edges"),
+            "graph_ready_s": round(graph_s, 2), "graph_built_now": not build.skipped,
+            "index_ready_s": round(index_s, 2), "index": index.stats}
+        out.update(measure(store, index, [q.text for q in publication], answers=[q.true_answer for q in publication],
+                           refit_questions=refit_questions, embed_rerank_questions=embed_rerank_questions,
+                           threads=threads, refit_dim=refit_dim))
+        skipped = {"refit": "--refit-questions 0"} if not refit_questions else {}
+        if short_skipped:
+            skipped["short_questions"] = short_skipped
+        else:
+            out["short_questions"] = measure(store, index, short, refit_questions=0, threads=threads)
+        if skipped:
+            out["skipped"] = skipped
         out["load_average"] = os.getloadavg()
         out["cpus"] = os.cpu_count()
         return out
@@ -186,7 +198,7 @@ def run(settings: Settings, *, with_hpo: bool = True, questions: int = 50, refit
         store.close()
 
 
-def report(out: dict) -> str:
+def summary(out: dict) -> str:
     lines = [f"graph {out['graph']}: {out['nodes']} nodes, {out['edges']} edges; index "
              f"{'loaded from cache' if out['index'].get('loaded_from_cache') else 'built'} "
              f"in {out['index_ready_s']} s (build: {out['index'].get('build_s')})"]
@@ -204,31 +216,46 @@ def report(out: dict) -> str:
             lines.append(f"  kept triples name the true answer in {part['answer_named_in_triples']:.0%} of questions")
     if "refit_ms" in out:
         r = out["refit_ms"]
-        lines.append(f"per-question GLEE refit over {r['n']} questions: p50 {r['p50'] / 1000:.2f} s, "
-                     f"p95 {r['p95'] / 1000:.2f} s; ratio of p50s {out['ratio_p50']:.0f}x")
+        lines.append(f"per-question GLEE refit (dim {out['refit_dim']}) over {r['n']} questions: "
+                     f"p50 {r['p50'] / 1000:.2f} s, p95 {r['p95'] / 1000:.2f} s; ratio of p50s {out['ratio_p50']:.0f}x")
     if "embed_rerank" in out:
         e = out["embed_rerank"]
         lines.append(f"re-ranking by embedding triple texts: p50 {e['total_ms']['p50']:.0f} ms; "
                      f"top-n overlap with composed {e['top_n_overlap']}")
+    for part, reason in out.get("skipped", {}).items():
+        lines.append(f"skipped {part}: {reason}")
     lines.append(f"load average {', '.join(f'{x:.1f}' for x in out['load_average'])} on {out['cpus']} CPUs")
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--questions", type=int, default=50)
-    parser.add_argument("--refit-questions", type=int, default=5)
+def _threads(value: str) -> int | None:
+    if value == "none":
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--threads takes a number or 'none', not {value!r}") from None
+
+
+def register(subparsers, common: argparse.ArgumentParser) -> None:
+    parser = subparsers.add_parser("vector-speed", parents=[common],
+                                   help="vector-mode retrieval against the per-question GLEE refit",
+                                   description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--questions", type=int, default=50, help="Publication-set (and domain) questions timed")
+    parser.add_argument("--refit-questions", type=int, default=5, help="GLEE refits (each takes seconds to minutes)")
+    parser.add_argument("--refit-dim", type=int,
+                        help="the refit's GLEE dimension (default: upstream's, retrieval.glee.UPSTREAM_DIM)")
     parser.add_argument("--embed-rerank-questions", type=int, default=0)
     parser.add_argument("--no-hpo", action="store_true", help="FPKG only (the graph of the paper)")
-    parser.add_argument("--threads", default="1", help="torch/BLAS threads during retrieval, or 'none'")
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
-    out = run(Settings.from_env(), with_hpo=not args.no_hpo, questions=args.questions,
+    parser.add_argument("--threads", type=_threads, default=1, help="torch/BLAS threads during retrieval, or 'none'")
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace, context) -> tuple[str, dict, str]:
+    out = run(context.settings, with_hpo=not args.no_hpo, questions=args.questions,
               refit_questions=args.refit_questions, embed_rerank_questions=args.embed_rerank_questions,
-              threads=None if args.threads == "none" else int(args.threads))
-    print(json.dumps(out, indent=1, default=str) if args.json else report(out))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+              threads=args.threads, refit_dim=args.refit_dim)
+    variant = variant_name("fpkg" if args.no_hpo else "fpkg_hpo", f"q{args.questions}",
+                           args.refit_questions and f"refit{args.refit_questions}",
+                           args.refit_dim and f"dim{args.refit_dim}")
+    return variant, out, summary(out)

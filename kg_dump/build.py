@@ -92,10 +92,10 @@ def build(store, settings: Settings, *, with_hpo: bool = True, hpo_dir: Path | N
 def ensure_built(store, settings: Settings, *, with_hpo: bool = True,
                  hpo_dir: Path | None = None) -> BuildReport:
     """Build only when the store does not already hold the graph these inputs give."""
+    counts = store.counts()  # an unreachable store fails here, not after minutes of building
     path = manifest_path(settings)
     if path.exists():
         previous = BuildReport(**json.loads(path.read_text()))
-        counts = store.counts()
         if (previous.inputs == _inputs(settings, with_hpo, hpo_dir)
                 and counts["total_nodes"] == previous.counts.get("nodes")
                 and counts["total_relationships"] == previous.counts.get("relationships")):

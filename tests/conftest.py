@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+import threading
 import uuid
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -89,6 +92,17 @@ def pipeline(test_settings: Settings):
     started.close()
 
 
+@pytest.fixture
+def graph_baseline(pipeline):
+    """A fingerprint of the session graph (every node and relationship with its properties) taken
+    right before the test: the test runs its hostile cases, then compares with
+    `hardening_support.assert_unchanged(pipeline.store, graph_baseline)` (or `unchanged_graph`),
+    which names the rows that changed."""
+    from tests.hardening_support import graph_fingerprint
+
+    return graph_fingerprint(pipeline.store)
+
+
 CHROMIUM = "/usr/bin/chromium"  # Debian's package; no browser download
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -128,3 +142,40 @@ def page(browser, app_server):
     opened.wait_for_selector("#diag-submit")
     yield opened
     context.close()
+
+
+# ---- a loopback LLM server that stalls ----------------------------------------------------------
+STALL_CAP_S = 120  # a stalled reply is sent after this long at the latest (pytest-timeout guards beyond)
+
+
+@dataclass
+class Stall:
+    """The loopback server's "slow" behaviour, made a stall that lasts until the test releases it:
+    a client that returns while `stalled` is set and `released` is not gave up (its timeout fired)
+    before the server sent anything; without a working timeout it would wait STALL_CAP_S and then
+    get an ordinary reply."""
+
+    stalled: threading.Event = field(default_factory=threading.Event)  # a request reached the stall
+    released: threading.Event = field(default_factory=threading.Event)  # the test let it go
+    ended: threading.Event = field(default_factory=threading.Event)  # the stall is over: a reply follows
+
+    def sleep(self, _seconds: float) -> None:
+        self.stalled.set()
+        self.released.wait(STALL_CAP_S)
+        self.ended.set()
+
+    @property
+    def holding(self) -> bool:
+        """A request reached the server and is still held there, unanswered."""
+        return self.stalled.is_set() and not self.ended.is_set()
+
+
+@pytest.fixture
+def llm_stall(monkeypatch: pytest.MonkeyPatch) -> Iterator[Stall]:
+    """Set `server.behaviour = "slow"` on a tests.openai_server server: it stalls until this test ends."""
+    from tests import openai_server
+
+    stall = Stall()
+    monkeypatch.setattr(openai_server, "time", SimpleNamespace(sleep=stall.sleep))
+    yield stall
+    stall.released.set()  # let the held handler thread finish

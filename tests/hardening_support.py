@@ -1,10 +1,17 @@
-"""Shared by the hardening suites: a fingerprint of the whole graph's content, and a pipeline
-that answers with a given generator (a scripted fake LLM or an endpoint client)."""
+"""Shared by the hardening suites: a fingerprint of the whole graph's content (the `graph_baseline`
+fixture in conftest.py takes one before a test), and a pipeline that answers with a given generator
+(a scripted fake LLM or an endpoint client).
+
+Each suite checks the graph in a test of its own that takes its baseline, runs every hostile case
+of the suite again, and compares: it holds when run alone. A fingerprint reads every row of the graph
+(seconds), so the cases are grouped into that one test rather than fingerprinted one by one."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from app.pipeline import Pipeline
@@ -57,15 +64,14 @@ def assert_unchanged(store: GraphStore, baseline: GraphFingerprint) -> None:
     assert after == baseline, changes(baseline, after)
 
 
-_baselines: dict[int, GraphFingerprint] = {}
-
-
-def baseline_fingerprint(store: GraphStore) -> GraphFingerprint:
-    """The fingerprint taken the first time a suite asked for this store, i.e. before any
-    hardening case ran on it; later suites compare against the same one."""
-    if id(store) not in _baselines:
-        _baselines[id(store)] = graph_fingerprint(store)
-    return _baselines[id(store)]
+@contextmanager
+def unchanged_graph(store: GraphStore, baseline: GraphFingerprint) -> Iterator[None]:
+    """Checks the graph against `baseline` when the block ends, also when a case in it raised
+    (the changed rows are then the failure, the case's error its context)."""
+    try:
+        yield
+    finally:
+        assert_unchanged(store, baseline)
 
 
 def with_generator(pipeline: Pipeline, generator: Generator) -> Pipeline:

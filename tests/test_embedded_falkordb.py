@@ -39,7 +39,7 @@ def kill(server: EmbeddedFalkorDB) -> None:
 
 def test_starts_private_on_loopback_and_stops(tmp_path: Path) -> None:
     with EmbeddedFalkorDB(tmp_path) as server:
-        assert server.owner and server.last_start_s is not None
+        assert server.owner
         client = server.client()
         assert client.ping()
         assert client.config_get("bind")["bind"] == "127.0.0.1"
@@ -108,21 +108,19 @@ def test_restart_that_fails_raises_store_unavailable(tmp_path: Path) -> None:
         assert store.query("MATCH (n) RETURN count(n) AS n") == [{"n": 30}]  # the one after succeeds
 
 
-def test_snapshot_restart_keeps_counts_quickly(tmp_path: Path) -> None:
+def test_snapshot_restart_keeps_counts_and_indexes(tmp_path: Path) -> None:
     graph = chain_graph(6000, 5)  # 6k nodes, 30k relationships
     with EmbeddedFalkorDB(tmp_path) as server:
         store = FalkorDBStore("fpkg", server=server)
         store.load(graph, indexes=[("Disease", "name")])
         store.snapshot()
         before = store.counts()
-    started = time.monotonic()
-    with EmbeddedFalkorDB(tmp_path) as server:
-        restart_s = time.monotonic() - started
+    with EmbeddedFalkorDB(tmp_path) as server:  # how fast is bench perf's to measure
+        assert not server.snapshot_discarded
         store = FalkorDBStore("fpkg", server=server)
         assert store.counts() == before
         indexed = store.query("CALL db.indexes() YIELD label, properties")
         assert {"label": "Disease", "properties": ["nid", "name"]} in indexed
-    print(f"restart from snapshot: {restart_s:.3f} s (server {server.last_start_s:.3f} s)")  # bench perf measures it
 
 
 @pytest.mark.parametrize("damage", ["garbage", "truncated"])

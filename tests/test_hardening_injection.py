@@ -8,6 +8,8 @@ returning the hostile query; the graph is the session's real one.
 
 from __future__ import annotations
 
+from contextlib import suppress
+
 import pytest
 
 from graphstore.store import QueryRejected
@@ -16,7 +18,7 @@ from retrieval.cypher import mode as cypher_mode
 from retrieval.cypher.checker import CheckResult
 from retrieval.diagnose import DiagnosisCase
 from tests.fake_llm import ScriptedLLM
-from tests.hardening_support import assert_unchanged, baseline_fingerprint, with_endpoint, with_generator
+from tests.hardening_support import unchanged_graph, with_endpoint, with_generator
 from tests.openai_server import running_server
 
 QUESTION = "What facial phenotypes are associated with Crouzon syndrome?"
@@ -57,9 +59,10 @@ HOSTILE_CYPHER = {
 NOT_BLOCKED_BUT_FAILED = {"comment splitting a keyword", "full-width keyword"}
 
 
-@pytest.fixture(scope="module")
-def baseline(pipeline):
-    return baseline_fingerprint(pipeline.store)
+def ask_obeying_llm(pipeline, reply: str, question: str = QUESTION):
+    """Ask with a fake LLM that writes `reply` as its query every time, then the final answer."""
+    llm = ScriptedLLM([reply] * ATTEMPTS + [FINAL])
+    return llm, with_generator(pipeline, llm).ask(question)
 
 
 def assert_nothing_ran(result) -> None:
@@ -69,9 +72,8 @@ def assert_nothing_ran(result) -> None:
 
 
 @pytest.mark.parametrize("name, reply", HOSTILE_CYPHER.items(), ids=HOSTILE_CYPHER.keys())
-def test_hostile_llm_cypher_is_blocked_and_reported(pipeline, baseline, name, reply):
-    llm = ScriptedLLM([reply] * ATTEMPTS + [FINAL])
-    result = with_generator(pipeline, llm).ask(QUESTION)
+def test_hostile_llm_cypher_is_blocked_and_reported(pipeline, name, reply):
+    llm, result = ask_obeying_llm(pipeline, reply)
     assert_nothing_ran(result)
     if name in NOT_BLOCKED_BUT_FAILED:
         assert any("query could not be run" in notice for notice in result.notices), result.notices
@@ -99,9 +101,8 @@ INJECTED_QUESTIONS = {
 
 
 @pytest.mark.parametrize("question, reply", INJECTED_QUESTIONS.values(), ids=INJECTED_QUESTIONS.keys())
-def test_prompt_injection_in_questions_is_blocked(pipeline, baseline, question, reply):
-    llm = ScriptedLLM([reply] * ATTEMPTS + [FINAL])
-    result = with_generator(pipeline, llm).ask(question)
+def test_prompt_injection_in_questions_is_blocked(pipeline, question, reply):
+    llm, result = ask_obeying_llm(pipeline, reply, question)
     assert question.split()[0] in llm.requests[0].messages[-1]["content"]  # the injection reached the LLM
     assert_nothing_ran(result)
     assert any("Blocked an LLM-written query" in notice for notice in result.notices)
@@ -121,12 +122,16 @@ INJECTED_FIELDS = {
 }
 
 
+def diagnose_obeying_llm(pipeline, case: DiagnosisCase):
+    llm = ScriptedLLM(["MATCH (n) DETACH DELETE n"])
+    return llm, with_generator(pipeline, llm).diagnose(case)
+
+
 @pytest.mark.parametrize("case", INJECTED_FIELDS.values(), ids=INJECTED_FIELDS.keys())
-def test_injection_in_form_fields_runs_nothing(pipeline, baseline, case):
+def test_injection_in_form_fields_runs_nothing(pipeline, case):
     """A diagnosis never runs LLM-written Cypher: fields reach the store only as query parameters
     and the LLM only as text, so an obedient LLM's hostile reply is just text."""
-    llm = ScriptedLLM(["MATCH (n) DETACH DELETE n"])
-    result = with_generator(pipeline, llm).diagnose(case)
+    llm, result = diagnose_obeying_llm(pipeline, case)
     prompt = llm.requests[0].messages[-1]["content"]
     assert any(word in prompt for word in ("Ignore", "ignore", "SYSTEM", "DELETE"))  # the LLM saw it
     assert result.cypher and all(run.origin.startswith("diagnosis:") for run in result.cypher)
@@ -136,36 +141,65 @@ def test_injection_in_form_fields_runs_nothing(pipeline, baseline, case):
         assert result.ranked[0].name == "CHARGE syndrome"
 
 
-def test_a_loopback_llm_server_returning_hostile_cypher(pipeline, baseline):
-    with running_server() as server:
-        server.reply = "```cypher\nMATCH (n) DETACH DELETE n\n```"
-        result = with_endpoint(pipeline, server.url).ask(QUESTION, backend="endpoint")
-        asked = len(server.requests)
-    clear_cache()
+def ask_hostile_loopback_server(pipeline):
+    """Ask through a real loopback endpoint whose every reply is a hostile query; the result and
+    the number of requests it got."""
+    try:
+        with running_server() as server:
+            server.reply = "```cypher\nMATCH (n) DETACH DELETE n\n```"
+            result = with_endpoint(pipeline, server.url).ask(QUESTION, backend="endpoint")
+            return result, len(server.requests)
+    finally:
+        clear_cache()
+
+
+def test_a_loopback_llm_server_returning_hostile_cypher(pipeline):
+    result, asked = ask_hostile_loopback_server(pipeline)
     assert asked == ATTEMPTS + 1  # three queries refused, then the answer
     assert_nothing_ran(result)
     assert sum("Blocked" in notice for notice in result.notices) == ATTEMPTS
     assert result.backend == "endpoint" and result.triples
 
 
-def test_a_write_the_checker_missed_is_refused_by_the_store_and_reported(pipeline, baseline, monkeypatch):
-    """Defence in depth: with the checker switched off, the read-only server path still refuses."""
+UNCHECKED_WRITE = "MATCH (d:Disease {dname: 'Crouzon syndrome'}) SET d.dname = 'pwned' RETURN d.dname"
+
+
+def switch_the_checker_off(monkeypatch) -> None:
     monkeypatch.setattr(cypher_mode, "check_cypher", lambda query, schema, **_: CheckResult(query=query))
-    llm = ScriptedLLM(["MATCH (d:Disease {dname: 'Crouzon syndrome'}) SET d.dname = 'pwned' RETURN d.dname"]
-                      * ATTEMPTS + [FINAL])
-    result = with_generator(pipeline, llm).ask(QUESTION)
+
+
+def test_a_write_the_checker_missed_is_refused_by_the_store_and_reported(pipeline, monkeypatch):
+    """Defence in depth: with the checker switched off, the read-only server path still refuses."""
+    switch_the_checker_off(monkeypatch)
+    _, result = ask_obeying_llm(pipeline, UNCHECKED_WRITE)
     assert_nothing_ran(result)
     assert sum("store refused it as a write" in notice for notice in result.notices) == ATTEMPTS
 
 
-@pytest.mark.parametrize("write", [
-    "CREATE (n:Disease {dname: 'x'}) RETURN n", "MATCH (n) DETACH DELETE n", "MERGE (n:X) RETURN n",
-    "MATCH (d:Disease) SET d.x = 1 RETURN d", "MATCH (d:Disease) REMOVE d.dname RETURN d",
-])
-def test_the_store_query_path_is_read_only(pipeline, baseline, write):
+STORE_WRITES = ["CREATE (n:Disease {dname: 'x'}) RETURN n", "MATCH (n) DETACH DELETE n", "MERGE (n:X) RETURN n",
+                "MATCH (d:Disease) SET d.x = 1 RETURN d", "MATCH (d:Disease) REMOVE d.dname RETURN d"]
+
+
+@pytest.mark.parametrize("write", STORE_WRITES)
+def test_the_store_query_path_is_read_only(pipeline, write):
     with pytest.raises(QueryRejected, match="read-only"):
         pipeline.store.query(write)
 
 
-def test_zz_graph_unchanged_after_the_suite(pipeline, baseline):
-    assert_unchanged(pipeline.store, baseline)
+def test_graph_unchanged_by_every_hostile_case(pipeline, graph_baseline, monkeypatch):
+    """Every case above again, between this test's own two fingerprints of the graph (the tests
+    above check what each case reports; this one that none of them wrote anything)."""
+    with unchanged_graph(pipeline.store, graph_baseline):
+        for reply in HOSTILE_CYPHER.values():
+            ask_obeying_llm(pipeline, reply)
+        for question, reply in INJECTED_QUESTIONS.values():
+            ask_obeying_llm(pipeline, reply, question)
+        for case in INJECTED_FIELDS.values():
+            diagnose_obeying_llm(pipeline, case)
+        ask_hostile_loopback_server(pipeline)
+        for write in STORE_WRITES:
+            with suppress(QueryRejected):
+                pipeline.store.query(write)
+        with monkeypatch.context() as unchecked:
+            switch_the_checker_off(unchecked)
+            ask_obeying_llm(pipeline, UNCHECKED_WRITE)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import csv
 import re
-import time
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -18,7 +18,7 @@ import pytest
 from app.pipeline import PipelineResult
 from app.validation import InputError
 from retrieval.diagnose import DiagnosisCase
-from tests.hardening_support import assert_unchanged, baseline_fingerprint
+from tests.hardening_support import unchanged_graph
 
 CROUZON_Q = "What facial phenotypes are associated with Crouzon syndrome?"
 CHARGE = DiagnosisCase(("Wide nasal bridge", "Posteriorly rotated ears", "Chorioretinal coloboma"),
@@ -29,7 +29,7 @@ SQL = "'; DROP TABLE diseases; --"
 SQL_2 = "1 OR 1=1 UNION SELECT password FROM users"
 HTML = "<script>alert('x')</script><img src=x onerror=alert(1)>"
 BIG = "lorem ipsum " * 8600  # ~100 kB
-SLOW_S = 20  # no single case may take longer (a busy 2-core CI machine)
+NOTHING_TO_DIAGNOSE = "at least one facial phenotype or a gene"
 
 
 @dataclass(frozen=True)
@@ -46,8 +46,7 @@ class Answered:
 
 def check(call, expected) -> PipelineResult | None:
     """Run `call`; an InputError must match a Refused, a result must fit an Answered.
-    Any other exception propagates and fails the test."""
-    started = time.monotonic()
+    Any other exception propagates and fails the test (pytest-timeout stops one that hangs)."""
     try:
         result = call()
     except InputError as e:
@@ -55,8 +54,6 @@ def check(call, expected) -> PipelineResult | None:
         assert re.search(expected.pattern, str(e)), str(e)
         assert len(str(e)) < 300 and "Traceback" not in str(e)
         return None
-    finally:
-        assert time.monotonic() - started < SLOW_S
     assert isinstance(expected, Answered), f"expected an InputError, got the answer {result.answer[:200]!r}"
     assert result.done and result.answer.strip()
     if expected.contains:
@@ -66,11 +63,6 @@ def check(call, expected) -> PipelineResult | None:
     if expected.notice:
         assert any(expected.notice in notice for notice in result.notices), result.notices
     return result
-
-
-@pytest.fixture(scope="module")
-def baseline(pipeline):
-    return baseline_fingerprint(pipeline.store)
 
 
 # ---- free questions (ask) --------------------------------------------------------------------
@@ -112,19 +104,23 @@ QUESTIONS = {
 
 
 @pytest.mark.parametrize("question, expected", QUESTIONS.values(), ids=QUESTIONS.keys())
-def test_ask_bad_questions(pipeline, baseline, question, expected):
+def test_ask_bad_questions(pipeline, question, expected):
     check(lambda: pipeline.ask(question), expected)
 
 
-@pytest.mark.parametrize("question", [q for q, _ in QUESTIONS.values()], ids=QUESTIONS.keys())
-def test_the_same_questions_as_cases_never_escape(pipeline, baseline, question):
+@pytest.mark.parametrize("question, asked", QUESTIONS.values(), ids=QUESTIONS.keys())
+def test_the_same_questions_as_cases_never_escape(pipeline, question, asked):
     """As a case description the same texts have another expectation, but the same rule:
-    an InputError, or an answer."""
+    an InputError, or an answer. A text refused as a question is refused for the same reason;
+    one answered may still name nothing to diagnose from."""
+    refused = asked.pattern if isinstance(asked, Refused) else NOTHING_TO_DIAGNOSE
     try:
         result = pipeline.diagnose_question(question)
     except InputError as e:
-        assert str(e)
+        assert re.search(refused, str(e)), str(e)
+        assert len(str(e)) < 300 and "Traceback" not in str(e)
         return
+    assert not isinstance(asked, Refused), f"refused as a question, answered as a case: {result.answer[:200]!r}"
     assert result.done and result.answer.strip()
 
 
@@ -151,7 +147,7 @@ CASE_TEXTS = {
 
 
 @pytest.mark.parametrize("text, expected", CASE_TEXTS.values(), ids=CASE_TEXTS.keys())
-def test_diagnose_bad_descriptions(pipeline, baseline, text, expected):
+def test_diagnose_bad_descriptions(pipeline, text, expected):
     check(lambda: pipeline.diagnose_question(text), expected)
 
 
@@ -163,7 +159,7 @@ def gmdb_questions(data_dir: Path) -> list[str]:
     return found
 
 
-def test_redacted_gmdb_questions(pipeline, baseline, data_dir):
+def test_redacted_gmdb_questions(pipeline, data_dir):
     """The GMDB set is published redacted ('*****' for age, sex, gene, variant, phenotypes):
     as a case it names nothing to diagnose from, which must be said, not guessed around."""
     questions = gmdb_questions(data_dir)
@@ -231,7 +227,7 @@ CASES = {
 
 
 @pytest.mark.parametrize("given, expected", CASES.values(), ids=CASES.keys())
-def test_diagnose_bad_cases(pipeline, baseline, given, expected):
+def test_diagnose_bad_cases(pipeline, given, expected):
     check(lambda: pipeline.diagnose(given), expected)
 
 
@@ -248,10 +244,32 @@ SETTINGS = {
 
 
 @pytest.mark.parametrize("call, expected", SETTINGS.values(), ids=SETTINGS.keys())
-def test_bad_settings(pipeline, baseline, call, expected):
+def test_bad_settings(pipeline, call, expected):
     check(lambda: call(pipeline), expected)
 
 
-def test_zz_graph_unchanged_after_the_suite(pipeline, baseline):
-    """Last in the module: nothing above changed a node, a relationship or a property."""
-    assert_unchanged(pipeline.store, baseline)
+def every_call(pipeline, data_dir: Path):
+    """Every call the cases above make, to run again between two fingerprints."""
+    for question, _ in QUESTIONS.values():
+        yield lambda q=question: pipeline.ask(q)
+        yield lambda q=question: pipeline.diagnose_question(q)
+    for text, _ in CASE_TEXTS.values():
+        yield lambda t=text: pipeline.diagnose_question(t)
+    questions = gmdb_questions(data_dir)
+    for question in questions:
+        yield lambda q=question: pipeline.diagnose_question(q)
+    for question in questions[::20]:
+        yield lambda q=question: pipeline.ask(q)
+    for given, _ in CASES.values():
+        yield lambda g=given: pipeline.diagnose(g)
+    for call, _ in SETTINGS.values():
+        yield lambda c=call: c(pipeline)
+
+
+def test_graph_unchanged_by_every_case(pipeline, graph_baseline, data_dir):
+    """Every case above again, between this test's own two fingerprints of the graph: none of
+    them changed a node, a relationship or a property (the tests above check the answers)."""
+    with unchanged_graph(pipeline.store, graph_baseline):
+        for call in every_call(pipeline, data_dir):
+            with suppress(InputError):  # a refusal; which one is for the tests above to check
+                call()

@@ -6,12 +6,14 @@ unchanged afterwards.
 
 from __future__ import annotations
 
+from contextlib import suppress
+
 import pytest
 from gradio_client import Client
 from gradio_client.exceptions import AppError
 
 from tests.browser_support import field, toast_with, wait_for_answer
-from tests.hardening_support import assert_unchanged, baseline_fingerprint
+from tests.hardening_support import unchanged_graph
 
 pytestmark = pytest.mark.slow
 
@@ -34,11 +36,6 @@ def client(app_server) -> Client:
     return Client(app_server.url, verbose=False, download_files=False)
 
 
-@pytest.fixture(scope="module")
-def baseline(pipeline):
-    return baseline_fingerprint(pipeline.store)
-
-
 REFUSED_DIAGNOSES = {
     "age -5": (fields(age="-5"), "-5 years is not possible"),
     "age 500": (fields(age="500"), "500 years is not possible"),
@@ -54,7 +51,7 @@ REFUSED_DIAGNOSES = {
 
 
 @pytest.mark.parametrize("arguments, message", REFUSED_DIAGNOSES.values(), ids=REFUSED_DIAGNOSES.keys())
-def test_refused_cases_come_back_as_messages(client, baseline, arguments, message):
+def test_refused_cases_come_back_as_messages(client, arguments, message):
     with pytest.raises(AppError, match=message) as caught:
         client.predict(*arguments, api_name="/diagnose")
     assert "Traceback" not in str(caught.value)
@@ -71,11 +68,15 @@ ANSWERED_DIAGNOSES = {
                                      selective=True, option_a=CYPHER, option_b="CHARGE syndrome"), None, None),
     "sql in every field": (fields(ethnicity=SQL, gene=SQL, variant=SQL, phenotypes=[SQL, "Proptosis"],
                                   selective=True, option_a=SQL, option_b="Noonan syndrome"), None, None),
+    # what the browser tests below type into the form
+    "the browser's hostile form": (fields(ethnicity=HTML, variant="<svg onload=alert(3)>", selective=True,
+                                          option_a="<img src=x onerror=alert(2)>", option_b="CHARGE syndrome"),
+                                   "CHARGE syndrome", None),
 }
 
 
 @pytest.mark.parametrize("arguments, contains, notice", ANSWERED_DIAGNOSES.values(), ids=ANSWERED_DIAGNOSES.keys())
-def test_odd_cases_are_answered(client, baseline, arguments, contains, notice):
+def test_odd_cases_are_answered(client, arguments, contains, notice):
     answer, notices, *_ = client.predict(*arguments, api_name="/diagnose")
     assert answer.strip() and "Traceback" not in answer
     if contains:
@@ -95,11 +96,13 @@ ASKED = {
     "sql": (SQL, "no evidence"),
     "chinese": ("克鲁宗综合征的面部表型是什么？", "no evidence"),
     "emoji only": ("🧬😀", "no evidence"),
+    "an img tag around": ("<img src=x onerror=alert(1)> What facial phenotypes are associated with Crouzon "
+                          "syndrome?", "Hypertelorism"),  # as the browser test below types it
 }
 
 
 @pytest.mark.parametrize("question, expected", ASKED.values(), ids=ASKED.keys())
-def test_odd_questions(client, baseline, question, expected):
+def test_odd_questions(client, question, expected):
     try:
         answer, *_ = client.predict(question, *SETTINGS, api_name="/ask")
     except AppError as e:
@@ -136,21 +139,21 @@ def fill_hostile_case(page) -> None:
 
 
 @pytest.mark.browser
-def test_script_in_the_form_never_runs(page, baseline):
+def test_script_in_the_form_never_runs(page):
     fill_hostile_case(page)
     assert page.dialogs == []
     assert page.evaluate(ACTIVE_CONTENT) == []  # Gradio's sanitizer strips handlers and scripts
 
 
 @pytest.mark.browser
-def test_user_text_in_the_answer_is_shown_as_text(page, baseline):
+def test_user_text_in_the_answer_is_shown_as_text(page):
     fill_hostile_case(page)
     assert page.locator("#diag-answer img").count() == 0
     assert "<img src=x" in page.locator("#diag-answer").inner_text()
 
 
 @pytest.mark.browser
-def test_script_in_a_question_stays_text(page, baseline):
+def test_script_in_a_question_stays_text(page):
     page.get_by_role("tab", name="Ask").click()
     field(page, "ask-question").fill("<img src=x onerror=alert(1)> What facial phenotypes are associated with "
                                      "Crouzon syndrome?")
@@ -162,7 +165,7 @@ def test_script_in_a_question_stays_text(page, baseline):
 
 
 @pytest.mark.browser
-def test_bad_input_in_the_browser_is_explained(page, baseline):
+def test_bad_input_in_the_browser_is_explained(page):
     field(page, "diag-age").fill("-5")
     field(page, "diag-gene").fill("CHD7")
     page.locator("#diag-submit").click()
@@ -174,5 +177,14 @@ def test_bad_input_in_the_browser_is_explained(page, baseline):
     assert "Traceback" not in page.content()
 
 
-def test_zz_graph_unchanged_after_the_ui_cases(pipeline, baseline):
-    assert_unchanged(pipeline.store, baseline)
+# ---- the graph --------------------------------------------------------------------------------------
+def test_graph_unchanged_by_every_case(client, pipeline, graph_baseline):
+    """Every case sent to the app above again (the browser tests' input included), between this
+    test's own two fingerprints of the graph the app serves (its FalkorDB is the session's)."""
+    with unchanged_graph(pipeline.store, graph_baseline):
+        for arguments in [*(a for a, _ in REFUSED_DIAGNOSES.values()), *(a for a, *_ in ANSWERED_DIAGNOSES.values())]:
+            with suppress(AppError):  # a refusal; the tests above check which
+                client.predict(*arguments, api_name="/diagnose")
+        for question, _ in ASKED.values():
+            with suppress(AppError):
+                client.predict(question, *SETTINGS, api_name="/ask")

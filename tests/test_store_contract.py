@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from fpkg.config import Settings
@@ -180,21 +178,24 @@ def test_writes_through_query_are_rejected(graph_store: GraphStore, cypher: str)
     assert graph_store.query("MATCH (d:Disease) RETURN d.dname AS n ORDER BY n")[0]["n"] == "Noonan syndrome"
 
 
-@pytest.mark.parametrize("cypher", ["MATCH (n RETURN n", "RETURN no_such_function(1)", "MATCH (n) RETURN m"])
-def test_invalid_queries_are_rejected_with_the_server_message(graph_store: GraphStore, cypher: str) -> None:
+@pytest.mark.parametrize("cypher, says", [  # the server's own words (FalkorDB's and Neo4j's alike)
+    ("MATCH (n RETURN n", "Invalid input"),
+    ("RETURN no_such_function(1)", "Unknown function 'no_such_function'"),
+    ("MATCH (n) RETURN m", "[`']m[`'] not defined"),
+])
+def test_invalid_queries_are_rejected_with_the_server_message(graph_store: GraphStore, cypher: str,
+                                                              says: str) -> None:
     graph_store.load(small_graph())
-    with pytest.raises(QueryRejected) as info:
+    with pytest.raises(QueryRejected, match=says):
         graph_store.query(cypher)
-    assert str(info.value)
 
 
 def test_slow_query_times_out_in_bounded_time(graph_store: GraphStore) -> None:
+    """4e8 rows: without the 300 ms limit the query would run to its end and return a count."""
     graph_store.load(small_graph())
-    started = time.monotonic()
-    with pytest.raises(QueryTimeout):
+    with pytest.raises(QueryTimeout, match="stopped at its time limit"):
         graph_store.query("UNWIND range(1, 20000) AS x UNWIND range(1, 20000) AS y "
                           "WITH x, y WHERE x * y = -1 RETURN count(*) AS n", timeout_ms=300)
-    assert time.monotonic() - started < 5
     assert graph_store.query("RETURN 1 AS one") == [{"one": 1}]  # the store still works
 
 

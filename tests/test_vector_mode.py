@@ -124,7 +124,7 @@ def test_refit_baseline_ranks_nodes_without_the_patient():
                                      [HYPERTELORISM, 103], top_k=5, dim=6)
     assert len(result.node_ids) == 5 and -1 not in result.node_ids
     assert set(result.node_ids) <= {n.id for n in graph.nodes}
-    assert result.scores == sorted(result.scores, reverse=True) and result.seconds > 0
+    assert result.scores == sorted(result.scores, reverse=True)
 
 
 # ---- the index ----------------------------------------------------------------------------
@@ -217,15 +217,24 @@ def test_nodes_adjacent_to_several_seeds_bring_their_relationships(store, index)
     assert len(unshared.triples) < len(result.triples)
 
 
-def test_a_given_question_vector_is_used_as_is(retriever, index):
+def test_a_given_question_vector_is_used_as_is(retriever, index, monkeypatch):
+    from retrieval import vector_mode
     from retrieval.embedder import embed
 
     question = "Which diseases exhibit hypertelorism?"
     vector = embed([question])[0]
+    embedded: list[str] = []  # every text the retriever embeds
+
+    def counting_embed(texts, *args, **kwargs):
+        embedded.extend(texts)
+        return embed(texts, *args, **kwargs)
+
+    monkeypatch.setattr(vector_mode, "embed", counting_embed)
     given = retriever.retrieve(question, [link(HYPERTELORISM)], question_vector=vector, threshold=-1.0)
+    assert not any(question in text for text in embedded), embedded  # the given vector, not a new one
     computed = retriever.retrieve(question, [link(HYPERTELORISM)], threshold=-1.0)
+    assert any(question in text for text in embedded)
     assert [t.score for t in given.triples] == [t.score for t in computed.triples]
-    assert given.timings_ms["embed"] < computed.timings_ms["embed"]
 
 
 def test_scores_sorted_and_threshold_and_top_n_respected(retriever):
@@ -298,4 +307,5 @@ def test_speed_benchmark_measures_both_methods(store, index):
     assert {x.node_id for x in links} == {HYPERTELORISM, 102, 300}
     out = measure(store, index, ["A girl with hypertelorism and a mutation in FGFR2.", "Cleft palate?"],
                   refit_questions=1, refit_dim=4)
-    assert out["vector_ms"]["n"] == 2 and out["refit_ms"]["n"] == 1 and out["ratio_p50"] > 0
+    assert out["vector_ms"]["n"] == 2 and out["refit_ms"]["n"] == 1
+    assert out["ratio_p50"] == out["refit_ms"]["p50"] / out["vector_ms"]["p50"]  # refit over vector, not inverted
