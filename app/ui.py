@@ -33,9 +33,8 @@ from app.ui_format import (
     timings,
     triple_rows,
 )
-from app.validation import InputError, parse_age
-from graphstore.store import StoreError
-from llm.base import LLMError
+from app.validation import parse_age
+from fpkg.errors import InputError, LLMError, StoreError
 from retrieval.diagnose import DiagnosisCase
 from retrieval.retriever import MODES
 

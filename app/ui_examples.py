@@ -5,8 +5,8 @@ from __future__ import annotations
 import csv
 
 from app.pipeline import Pipeline
-from app.validation import InputError
-from kg_dump.data_files import PUBLICATION_SET, DataFileError, data_file
+from fpkg.errors import DataFileError, InputError
+from kg_dump.data_files import PUBLICATION_SET, data_file
 from retrieval.linking import EntityLinker
 from retrieval.options import OPTION_LETTERS
 

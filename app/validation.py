@@ -6,7 +6,7 @@ import re
 import unicodedata
 from dataclasses import replace
 
-from fpkg.errors import InputError  # noqa: F401 - re-exported
+from fpkg.errors import InputError
 from retrieval.diagnose import DiagnosisCase
 from retrieval.options import OPTION_LETTERS
 from retrieval.retriever import MODES

@@ -15,7 +15,8 @@
 
 Every command takes --json (one JSON object on stdout) and writes its result under
 results/ (see bench/results.py). Progress goes to stderr. A command that cannot run prints one
-line `bench: why` on stderr and exits 2; a run whose checks fail (gpu-smoke) exits 1.
+line `bench: why` on stderr and exits 2 (what to fix: a missing file, no CUDA device) or 1 (a
+failure while running); a run whose checks fail (gpu-smoke) is saved, then exits 1.
 """
 
 from __future__ import annotations

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app.validation import InputError
 from bench.results import variant_name
-from bench.runtime import PUBLICATION, BenchError, percentiles, progress, question_file
+from bench.runtime import PUBLICATION, percentiles, progress, question_file
+from fpkg.errors import BenchError, InputError
 from fpkg.names import normalise
 from retrieval.options import link_option, split_question
 from retrieval.retriever import MODES

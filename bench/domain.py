@@ -21,7 +21,8 @@ from typing import Any
 
 from bench.coverage import SEMANTIC_NOTE, AliasIndex, TokenScorer, coverage, reference_items
 from bench.results import variant_name
-from bench.runtime import DOMAIN_QA, BenchError, dataset, percentiles, progress
+from bench.runtime import DOMAIN_QA, dataset, percentiles, progress
+from fpkg.errors import BenchError
 from retrieval.retriever import MODES
 
 COVERAGE_TARGET = 0.95

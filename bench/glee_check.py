@@ -19,7 +19,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from bench.results import variant_name
-from bench.runtime import BenchError
+from fpkg.errors import BenchError
 
 if TYPE_CHECKING:
     import numpy as np

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.results import variant_name
-from bench.runtime import BenchError
 from fpkg.config import Settings
+from fpkg.errors import BenchError
 from llm.base import GenerationRequest
 
 MESSAGES = [

@@ -32,7 +32,8 @@ from urllib.parse import urlparse
 
 import psutil
 
-from bench.runtime import BenchError, percentiles
+from bench.runtime import percentiles
+from fpkg.errors import BenchError
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 START_TIMEOUT_S = 600  # a cold cache builds the graph and indexes first

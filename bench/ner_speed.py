@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.results import variant_name
-from bench.runtime import BenchError, percentiles
+from bench.runtime import percentiles
+from fpkg.errors import BenchError
 from kg_dump.data_files import data_file
 
 FREETEXT = Path(__file__).resolve().parents[1] / "tests" / "data" / "ner_freetext.conll"

@@ -30,16 +30,8 @@ from typing import Any
 from bench import diagnosis, scaling
 from bench.domain import read_domain
 from bench.results import variant_name
-from bench.runtime import (
-    DOMAIN_QA,
-    PUBLICATION,
-    PUBLICATION_OPEN,
-    BenchError,
-    dataset,
-    peak_rss_mb,
-    percentiles,
-    server_memory_mb,
-)
+from bench.runtime import DOMAIN_QA, PUBLICATION, PUBLICATION_OPEN, dataset, peak_rss_mb, percentiles, server_memory_mb
+from fpkg.errors import BenchError
 
 STAGES = ("ner", "linking", "queries", "vector_retrieval", "ranking", "generation", "total")
 STAGE_NAMES = {"ner": "NER (question parse)", "linking": "entity linking", "queries": "Cypher retrieval",

@@ -12,8 +12,9 @@ import numpy as np
 from tqdm import tqdm
 
 from fpkg.config import Settings
-from fpkg.errors import BenchError  # noqa: F401 - re-exported
+from fpkg.errors import BenchError
 from kg_dump import data_files
+from kg_dump.data_files import DATA_FILES, data_file
 
 T = TypeVar("T")
 # File names inside the data folder's datasets/ (kg_dump/data_files.py names the files)
@@ -23,7 +24,12 @@ DOMAIN_QA = Path(data_files.DOMAIN_QA).name
 
 
 def dataset(settings: Settings, name: str) -> Path:
-    path = settings.data_dir / "datasets" / name
+    """A file of the data folder's datasets/: one of the published files is fetched (and checked)
+    when missing, as the app does."""
+    local = f"datasets/{name}"
+    if local in DATA_FILES:
+        return data_file(settings.data_dir, local)
+    path = settings.data_dir / local
     if not path.is_file():
         raise BenchError(f"{path} does not exist (is FPKG_DATA_DIR the FPKG data folder?)")
     return path

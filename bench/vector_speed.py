@@ -27,9 +27,9 @@ from typing import TYPE_CHECKING, Any
 from bench.diagnosis import read_questions
 from bench.domain import read_domain
 from bench.results import variant_name
-from bench.runtime import BenchError, percentiles
+from bench.runtime import percentiles
 from fpkg.config import Settings
-from fpkg.errors import DataFileError
+from fpkg.errors import BenchError, DataFileError
 from fpkg.names import fold_name
 from kg_dump.data_files import DOMAIN_QA, PUBLICATION_SET, data_file
 

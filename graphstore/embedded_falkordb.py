@@ -27,7 +27,7 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from graphstore.store import StoreUnavailable
+from fpkg.errors import StoreUnavailable
 
 RDB_NAME = "graph.rdb"
 LOCK_NAME = "server.lock"

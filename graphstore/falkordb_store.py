@@ -23,16 +23,12 @@ from falkordb.path import Path as FPath
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+from fpkg.errors import GraphNotLoaded, LoadError, QueryRejected, QueryTimeout, StoreUnavailable
 from graphstore.embedded_falkordb import EmbeddedFalkorDB
 from graphstore.store import (
     NODE_ID_KEY,
     REL_ID_KEY,
-    GraphNotLoaded,
     GraphStore,
-    LoadError,
-    QueryRejected,
-    QueryTimeout,
-    StoreUnavailable,
     batches,
     labels_clause,
     missing_endpoints,

@@ -19,16 +19,11 @@ from neo4j.graph import Node as NNode
 from neo4j.graph import Path as NPath
 from neo4j.graph import Relationship as NRel
 
-from fpkg.errors import SettingsError
+from fpkg.errors import LoadError, QueryRejected, QueryTimeout, SettingsError, StoreError, StoreUnavailable
 from graphstore.store import (
     NODE_ID_KEY,
     REL_ID_KEY,
     GraphStore,
-    LoadError,
-    QueryRejected,
-    QueryTimeout,
-    StoreError,
-    StoreUnavailable,
     batches,
     labels_clause,
     match_node,

@@ -22,14 +22,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from fpkg.errors import (  # noqa: F401 - re-exported
+from fpkg.errors import (
     GraphNotLoaded,
     LoadError,
-    QueryRejected,
-    QueryTimeout,
     SettingsError,
-    StoreError,
-    StoreUnavailable,
 )
 
 if TYPE_CHECKING:

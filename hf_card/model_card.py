@@ -13,7 +13,7 @@ from pathlib import Path
 
 from huggingface_hub import EvalResult, ModelCard, ModelCardData
 
-from fpkg.errors import CardError  # noqa: F401 - re-exported
+from fpkg.errors import CardError
 
 EVAL_FILE = "eval_results.json"
 TRAINING_ARGS_FILE = "training_args.json"

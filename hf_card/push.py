@@ -6,8 +6,8 @@ import fnmatch
 from dataclasses import dataclass
 from pathlib import Path
 
-from fpkg.errors import UploadError
-from hf_card.model_card import CardError, build_model_card
+from fpkg.errors import CardError, UploadError
+from hf_card.model_card import build_model_card
 
 # Never uploaded: hidden files, caches, training checkpoints and optimiser state.
 IGNORE_PATTERNS = [".*", "*/.*", "__pycache__/*", "checkpoint-*/*", "*.pt", "*.ckpt", "optimizer*", "*.tmp"]

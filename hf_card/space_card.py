@@ -11,7 +11,7 @@ from pathlib import Path
 
 from huggingface_hub import SpaceCard, SpaceCardData
 
-from hf_card.model_card import CardError
+from fpkg.errors import CardError
 
 SDKS = ("docker", "gradio")
 TITLE = "FPKG-RAG"

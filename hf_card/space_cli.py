@@ -11,7 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from hf_card.model_card import CardError
+from fpkg.errors import CardError
 from hf_card.space_card import SDKS, check_files, space_card
 
 REPO_ROOT = Path(__file__).resolve().parents[1]

@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 import requests
 
-from fpkg.errors import DataFileError  # noqa: F401 - re-exported
+from fpkg.errors import DataFileError
 
 UPSTREAM_REPO = "zhelishisongjie/Facial-Phenotype-RAG"
 UPSTREAM_COMMIT = "fe9bcbf568d598e15fc69ee7368d70d7434862de"

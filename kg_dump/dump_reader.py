@@ -21,7 +21,7 @@ from typing import BinaryIO
 
 import zstandard
 
-from fpkg.errors import DumpError  # noqa: F401 - re-exported
+from fpkg.errors import CorruptStoreError, DumpError
 from kg_dump.graph import Graph, Node, Relationship
 from kg_dump.neo4j_records import (
     LABEL_TOKEN_RECORD_SIZE,
@@ -38,7 +38,6 @@ from kg_dump.neo4j_records import (
     node_label_ids,
     read_tokens,
 )
-from kg_dump.neo4j_values import CorruptStoreError
 
 DUMP_MAGIC = b"DZV1"
 _INNER_HEADER = struct.Struct(">4sIqq")  # b"zstd", version, file count, total file bytes

@@ -13,7 +13,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from fpkg.errors import HpoError  # noqa: F401 - re-exported
+from fpkg.errors import HpoError
 
 # Head or neck, eye, ear: the facial phenotypes' roots.
 FACIAL_ROOTS = ("HP:0000152", "HP:0000478", "HP:0000598")

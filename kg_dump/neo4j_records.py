@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from fpkg.errors import CorruptStoreError
 from kg_dump import neo4j_values as values
-from kg_dump.neo4j_values import CorruptStoreError
 
 PAGE_SIZE = 8192
 NODE_RECORD_SIZE = 15

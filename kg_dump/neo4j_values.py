@@ -12,7 +12,7 @@ import struct
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from fpkg.errors import CorruptStoreError  # noqa: F401 - re-exported
+from fpkg.errors import CorruptStoreError
 
 # Property type ids (bits 24-27 of a property block).
 BOOL, BYTE, SHORT, CHAR, INT, LONG, FLOAT, DOUBLE = 1, 2, 3, 4, 5, 6, 7, 8

@@ -11,8 +11,6 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from fpkg.errors import LLMBadResponse, LLMConfigError, LLMError, LLMHTTPError, LLMTimeout, LLMUnavailable  # noqa: F401 - re-exported
-
 ROLES = ("system", "user", "assistant")
 
 

@@ -21,16 +21,8 @@ import httpx2
 from huggingface_hub import InferenceClient
 from huggingface_hub.errors import HfHubHTTPError, InferenceTimeoutError, TextGenerationError
 
-from llm.base import (
-    GenerationRequest,
-    Generator,
-    LLMBadResponse,
-    LLMConfigError,
-    LLMError,
-    LLMHTTPError,
-    LLMTimeout,
-    LLMUnavailable,
-)
+from fpkg.errors import LLMBadResponse, LLMConfigError, LLMError, LLMHTTPError, LLMTimeout, LLMUnavailable
+from llm.base import GenerationRequest, Generator
 
 if TYPE_CHECKING:
     from fpkg.config import Settings

@@ -10,7 +10,8 @@ import importlib
 import threading
 from typing import TYPE_CHECKING
 
-from llm.base import Generator, LLMConfigError
+from fpkg.errors import LLMConfigError
+from llm.base import Generator
 
 if TYPE_CHECKING:
     from fpkg.config import Settings

@@ -20,7 +20,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from llm.base import GenerationRequest, Generator, LLMConfigError, LLMError, LLMUnavailable
+from fpkg.errors import LLMConfigError, LLMError, LLMUnavailable
+from llm.base import GenerationRequest, Generator
 
 if TYPE_CHECKING:
     from fpkg.config import Settings

@@ -13,7 +13,8 @@ from app.pipeline import PipelineResult
 from app.ui import MODE_CHOICES, ask, available_backends, build_demo, diagnose
 from app.ui_examples import example_label, phenotype_choices, publication_examples
 from app.ui_format import PUBMED, RANKED_HEADERS, ranked_rows, triple_rows
-from app.validation import InputError, parse_age
+from app.validation import parse_age
+from fpkg.errors import InputError
 from retrieval.diagnose import RankedDisease
 from retrieval.result import Link, Triple
 from retrieval.retriever import MODES

@@ -13,7 +13,7 @@ import pytest
 
 from bench.__main__ import main
 from bench.diagnosis import Judge, read_questions
-from bench.runtime import BenchError
+from fpkg.errors import BenchError
 from fpkg.names import normalise
 from retrieval.diagnose import RankedDisease
 

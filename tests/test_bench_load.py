@@ -8,7 +8,7 @@ import pytest
 
 from bench import load
 from bench.__main__ import main
-from bench.runtime import BenchError
+from fpkg.errors import BenchError
 from tests.app_process import free_port
 
 

@@ -88,20 +88,20 @@ def test_report_command_line(tmp_path):
     assert not (folder / "report").exists()  # the report is made from results, not stored as one
 
 
-def test_optional_commands_register_when_present(monkeypatch, capsys):
-    """`bench load` (the hardening issue) only has to add bench/load.py with a register()."""
+def test_a_command_is_one_module_with_a_register(monkeypatch, capsys):
+    """A new command only has to be a module in COMMAND_MODULES whose register() sets a handler."""
     import types
 
     import bench.__main__ as cli
 
-    module = types.ModuleType("bench_fake_load")
+    module = types.ModuleType("bench_fake_command")
 
     def register(subparsers, common):
-        parser = subparsers.add_parser("load", parents=[common])
-        parser.set_defaults(handler=lambda args, context: (None, {"users": 1}, "load ran"))
+        parser = subparsers.add_parser("fake", parents=[common])
+        parser.set_defaults(handler=lambda args, context: (None, {"users": 1}, "fake ran"))
 
     module.register = register
-    monkeypatch.setitem(sys.modules, "bench_fake_load", module)
-    monkeypatch.setattr(cli, "OPTIONAL_MODULES", ("bench.not_written_yet", "bench_fake_load"))
-    assert cli.main(["load", "--json", "--torch-threads", "0"]) == 0
+    monkeypatch.setitem(sys.modules, "bench_fake_command", module)
+    monkeypatch.setattr(cli, "COMMAND_MODULES", (*cli.COMMAND_MODULES, "bench_fake_command"))
+    assert cli.main(["fake", "--json", "--torch-threads", "0"]) == 0
     assert json.loads(capsys.readouterr().out) == {"users": 1}

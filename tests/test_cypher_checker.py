@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from graphstore.store import Schema, StoreError
+from fpkg.errors import CypherSyntaxError, StoreError
+from graphstore.store import Schema
 from kg_dump.graph import Graph, Node, Relationship
 from retrieval.cypher.checker import DEFAULT_NAME_PROPERTIES, CheckResult, check_cypher
 from retrieval.cypher.guard import REASONS
@@ -24,7 +25,6 @@ from retrieval.cypher.lexer import (
     OP,
     PARAM,
     STRING,
-    CypherSyntaxError,
     check_balanced,
     render,
     split_clauses,

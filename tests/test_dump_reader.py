@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 import zstandard
 
+from fpkg.errors import CorruptStoreError, DumpError
 from kg_dump import neo4j_values as nv
-from kg_dump.dump_reader import DumpError, DumpStats, read_dump, read_dump_with_stats
+from kg_dump.dump_reader import DumpStats, read_dump, read_dump_with_stats
 from kg_dump.graph import Graph
 from kg_dump.neo4j_records import DynamicStore, node_label_ids
-from kg_dump.neo4j_values import CorruptStoreError
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 MASK64 = (1 << 64) - 1

@@ -17,9 +17,9 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+from fpkg.errors import GraphNotLoaded, StoreUnavailable
 from graphstore.embedded_falkordb import RDB_NAME, EmbeddedFalkorDB
 from graphstore.falkordb_store import FalkorDBStore
-from graphstore.store import GraphNotLoaded, StoreUnavailable
 from kg_dump.graph import Graph, Node, Relationship
 
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from fpkg.errors import DataFileError, HpoError
 from kg_dump.build import LOOKUP_INDEXES, build, ensure_built
-from kg_dump.data_files import DataFileError, data_file
-from kg_dump.hpo_layer import HpoError
+from kg_dump.data_files import data_file
 
 FPKG_LABELS = {"FacePhenotype": 2623, "Variation": 1242, "Sample": 1147, "Article": 509, "Genotype": 397,
                "Disease": 225}

@@ -20,9 +20,10 @@ from pathlib import Path
 import pytest
 
 from app.pipeline import Pipeline, PipelineResult
+from fpkg.errors import StoreError
 from graphstore.embedded_falkordb import RDB_NAME, STATE_NAME, EmbeddedFalkorDB, is_redis_server
 from graphstore.falkordb_store import FalkorDBStore
-from graphstore.store import StoreError, open_store
+from graphstore.store import open_store
 from kg_dump.build import manifest_path
 from llm.endpoint import EndpointGenerator
 from llm.factory import clear_cache

@@ -12,7 +12,7 @@ from contextlib import suppress
 
 import pytest
 
-from graphstore.store import QueryRejected
+from fpkg.errors import QueryRejected
 from llm.factory import clear_cache
 from retrieval.cypher import mode as cypher_mode
 from retrieval.cypher.checker import CheckResult

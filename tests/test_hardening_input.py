@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from app.pipeline import PipelineResult
-from app.validation import InputError
+from fpkg.errors import InputError
 from retrieval.diagnose import DiagnosisCase
 from tests.hardening_support import unchanged_graph
 

@@ -10,8 +10,9 @@ from huggingface_hub.repocard import metadata_load
 from transformers import AutoTokenizer, BertConfig, BertForTokenClassification
 
 import hf_card.push
+from fpkg.errors import CardError
 from hf_card.__main__ import main
-from hf_card.model_card import CardError, build_model_card, write_model_card
+from hf_card.model_card import build_model_card, write_model_card
 from ner.labels import ID2LABEL, LABEL2ID, LABELS
 from ner.train import default_base_model
 

@@ -7,9 +7,10 @@ import json
 
 import pytest
 
+from fpkg.errors import HpoError
 from fpkg.names import fold_name
 from kg_dump.dump_reader import read_dump
-from kg_dump.hpo_layer import HpoError, _frequency, default_hpo_dir, load_hpo_layer, release_fingerprint
+from kg_dump.hpo_layer import _frequency, default_hpo_dir, load_hpo_layer, release_fingerprint
 from kg_dump.merge import HPO_ID_OFFSET, merge_hpo, tag_fpkg_sources
 
 

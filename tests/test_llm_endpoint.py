@@ -7,15 +7,8 @@ from pathlib import Path
 import pytest
 
 from fpkg.config import Settings
-from fpkg.errors import SettingsError
-from llm.base import (
-    GenerationRequest,
-    LLMBadResponse,
-    LLMConfigError,
-    LLMHTTPError,
-    LLMTimeout,
-    LLMUnavailable,
-)
+from fpkg.errors import LLMBadResponse, LLMConfigError, LLMHTTPError, LLMTimeout, LLMUnavailable, SettingsError
+from llm.base import GenerationRequest
 from llm.endpoint import EndpointGenerator, normalize_base_url
 from tests.openai_server import REPLY, running_server
 

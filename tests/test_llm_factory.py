@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from fpkg.config import Settings
+from fpkg.errors import LLMConfigError
 from llm import factory
-from llm.base import GenerationRequest, Generator, LLMConfigError
+from llm.base import GenerationRequest, Generator
 from llm.endpoint import EndpointGenerator
 
 

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from fpkg.config import Settings
-from llm.base import GenerationRequest, LLMUnavailable
+from fpkg.errors import LLMUnavailable
+from llm.base import GenerationRequest
 from llm.local import LocalGenerator, plain_prompt
 from llm.tiny import build_tiny_llama
 
@@ -75,7 +76,8 @@ def test_tokenizer_without_chat_template_uses_plain_prompt(tmp_path):
     generator = LocalGenerator(settings_for(folder), device="cpu")
     ids = generator.encode(MESSAGES)["input_ids"][0]
     assert generator.tokenizer.decode(ids, skip_special_tokens=True) == plain_prompt(MESSAGES)
-    assert isinstance(generator.generate(GenerationRequest(MESSAGES, max_new_tokens=4)), str)
+    request = GenerationRequest(MESSAGES, max_new_tokens=4)
+    assert "".join(generator.stream(request)) == generator.generate(request)  # both paths use that prompt
 
 
 @pytest.mark.parametrize("missing", ["/nonexistent/models/qwen", "./models/not-here"])

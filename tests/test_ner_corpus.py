@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from fpkg.errors import LabelError
-from ner.corpus import CorpusError, corpus_path, read_conll
+from fpkg.errors import CorpusError, LabelError
+from ner.corpus import corpus_path, read_conll
 from ner.labels import ENTITY_TYPES, LABELS, resolve_id2label, tag_spans
 
 FREETEXT = Path(__file__).parent / "data" / "ner_freetext.conll"

@@ -88,7 +88,6 @@ def test_bad_input_gives_no_error():
     for text in ["", " \n\t", "\x00\x01\x02", "患者5岁女孩，KMT2D突变", "ð" * 1000, "c." * 5000]:
         spans = tagger.predict(text)
         assert all(0 <= s.start < s.end <= len(text) and text[s.start:s.end] == s.text for s in spans), spans
-    assert [(s.type, s.text) for s in tagger.predict("患者5岁女孩，KMT2D突变")] == [("GENE", "KMT2D")]
 
 
 def span(kind, start, end, source="model", text="x"):

@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from app.pipeline import NOTHING_TO_ANSWER, Pipeline
-from app.validation import InputError
+from fpkg.errors import InputError
 from llm.factory import clear_cache
 from retrieval.diagnose import DiagnosisCase
 from tests.openai_server import running_server

@@ -5,16 +5,9 @@ from __future__ import annotations
 import pytest
 
 from fpkg.config import Settings
-from fpkg.errors import SettingsError
+from fpkg.errors import GraphNotLoaded, LoadError, QueryRejected, QueryTimeout, SettingsError
 from graphstore.falkordb_store import FalkorDBStore
-from graphstore.store import (
-    GraphNotLoaded,
-    GraphStore,
-    LoadError,
-    QueryRejected,
-    QueryTimeout,
-    open_store,
-)
+from graphstore.store import GraphStore, open_store
 from kg_dump.graph import Graph, Node, Relationship
 
 

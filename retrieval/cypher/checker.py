@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
+from fpkg.errors import CypherSyntaxError
 from graphstore.store import Schema
 from retrieval.cypher.guard import Rejection, enforce_limit, first_rejection, guard, union_parts
 from retrieval.cypher.lexer import (
@@ -21,7 +22,6 @@ from retrieval.cypher.lexer import (
     NAME,
     STRING,
     Clause,
-    CypherSyntaxError,
     Token,
     check_balanced,
     name_text,

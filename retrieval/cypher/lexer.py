@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from fpkg.errors import CypherSyntaxError  # noqa: F401 - re-exported
+from fpkg.errors import CypherSyntaxError
 
 # kinds
 IDENT = "ident"      # identifiers and keywords (compare keywords with .upper())

@@ -11,9 +11,10 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from fpkg.errors import LLMError, QueryRejected, StoreError
 from fpkg.names import normalise
-from graphstore.store import GraphStore, QueryRejected, StoreError
-from llm.base import GenerationRequest, Generator, LLMError
+from graphstore.store import GraphStore
+from llm.base import GenerationRequest, Generator
 from llm.parse import extract_cypher
 from llm.prompts import cypher_messages
 from retrieval.cypher.checker import check_cypher
