@@ -13,6 +13,7 @@ from fpkg.config import Settings
 from fpkg.errors import EXIT_FAILURE, EXIT_USER_ERROR, FpkgError, LLMConfigError, SettingsError
 from graphstore.store import open_store
 from llm.factory import check_backend
+from tests.paths import REPO_ROOT
 
 
 def test_reading_the_settings_never_fails_on_a_part_not_used(tmp_path):
@@ -40,7 +41,7 @@ def _run(module: str, *args: str, env: dict[str, str], tmp_path) -> subprocess.C
     environ = {key: value for key, value in os.environ.items() if not key.startswith(("LLM_", "GRAPH_", "FALKORDB"))}
     environ.update({"FPKG_CACHE_DIR": str(tmp_path), "GRADIO_ANALYTICS_ENABLED": "False", **env})
     return subprocess.run([sys.executable, "-m", module, *args], capture_output=True, text=True, env=environ,
-                          timeout=300, cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+                          timeout=300, cwd=str(REPO_ROOT))
 
 
 def _free_port() -> int:

@@ -21,8 +21,9 @@ from kg_dump import neo4j_values as nv
 from kg_dump.dump_reader import DumpStats, read_dump, read_dump_with_stats
 from kg_dump.graph import Graph
 from kg_dump.neo4j_records import DynamicStore, node_label_ids
+from tests.paths import REPO_ROOT
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = REPO_ROOT
 MASK64 = (1 << 64) - 1
 
 LABEL_COUNTS = {"FacePhenotype": 2623, "Variation": 1242, "Sample": 1147, "Article": 509,

@@ -67,8 +67,8 @@ def test_scaling_rows(pipeline):
     assert [r["graph"] for r in out["rows"]] == ["small", "3x small"]
     small, big = out["rows"]
     assert (small["nodes"], big["nodes"], big["relationships"]) == (3, 9, 6)
-    assert small["diagnose_ms"]["n"] == 3 and big["ask_ms"]["n"] == 1 and big["load_s"] >= 0
-    assert big["server_rss_mb_total"] > 0 and big["profiles_load_s"] >= 0 and out["interleaved"]
+    assert small["diagnose_ms"]["n"] == 3 and big["ask_ms"]["n"] == 1
+    assert big["server_rss_mb_total"] > 0 and out["interleaved"]
     assert out["ratio_largest_to_fpkg_p50"] > 0 and out["largest"] == "3x small"
 
 

@@ -15,8 +15,9 @@ import pytest
 from ner.corpus import read_conll
 from ner.evaluate import format_scores, span_scores
 from ner.predict import EntityRecognizer
+from tests.paths import REPO_ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = REPO_ROOT
 FREETEXT = ROOT / "tests" / "data" / "ner_freetext.conll"
 RULE_TYPES = ("AGE", "GENDER", "GENE", "MUTATION", "RACE")
 

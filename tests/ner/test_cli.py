@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from ner.__main__ import main
+from tests.paths import TEST_DATA
 
-FREETEXT = Path(__file__).parent / "data" / "ner_freetext.conll"
+FREETEXT = TEST_DATA / "ner_freetext.conll"
 
 
 def test_predict_without_a_model_uses_rules_and_says_so(tmp_path, capsys):

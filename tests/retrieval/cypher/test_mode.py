@@ -27,7 +27,7 @@ def test_templates_answer_by_intent(pipeline, question, intent, expected_tail):
     assert all(run.origin.startswith("template:") and "$ids" in run.query for run in result.cypher)
     if expected_tail:
         assert any(expected_tail in (t.tail, t.head) for t in result.triples)
-    assert result.timings_ms["cypher_retrieval"] > 0
+    assert set(result.timings_ms) == {"cypher_retrieval"}
 
 
 def test_intent_prefers_a_disease_name_over_a_phenotype_synonym(pipeline):

@@ -12,8 +12,9 @@ import pytest
 
 from bench import results
 from bench.report import END, START, make_report, replace_section
+from tests.paths import REPO_ROOT
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = REPO_ROOT
 README = f"# Project\n\nIntro.\n\n## Results\n\n{START}\nold numbers\n{END}\n\n## Licence\n\nMIT\n"
 
 

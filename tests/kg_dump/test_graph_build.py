@@ -6,19 +6,19 @@ import os
 import subprocess
 import sys
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
 from fpkg.errors import DataFileError, HpoError
 from kg_dump.build import LOOKUP_INDEXES, build, ensure_built
 from kg_dump.data_files import data_file
+from tests.paths import REPO_ROOT
 
 FPKG_LABELS = {"FacePhenotype": 2623, "Variation": 1242, "Sample": 1147, "Article": 509, "Genotype": 397,
                "Disease": 225}
 UPSTREAM_EXAMPLE = ('MATCH (d:Disease)-[:Exhibit]->(fp:FacePhenotype {phenotypeName: "Cleft palate"}) '
                     "RETURN d, fp")
-REPO = Path(__file__).resolve().parents[1]
+REPO = REPO_ROOT
 
 
 @pytest.fixture

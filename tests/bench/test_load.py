@@ -23,7 +23,9 @@ def test_a_short_load_run_reports_latency_errors_and_memory(app_server, tmp_path
     assert 0 < result["latency_s"]["p50"] <= result["latency_s"]["p95"]
     memory = result["memory_mb"]
     assert result["app_pid"] == app_server.process.pid  # found by the port it listens on
-    assert memory["before"]["app"] > 100 and memory["after"]["app"] > 100 and memory["growth_pct"] is not None
+    assert memory["before"]["app"] > 100 and memory["after"]["app"] > 100
+    assert memory["growth_pct"] == pytest.approx(
+        100 * (memory["after"]["app"] - memory["before"]["app"]) / memory["before"]["app"], abs=0.2)
     assert (tmp_path / "load" / "3x2.json").is_file()
 
 

@@ -16,9 +16,10 @@ from bench.diagnosis import Judge, read_questions
 from fpkg.errors import BenchError
 from fpkg.names import normalise
 from retrieval.diagnose import RankedDisease
+from tests.paths import REPO_ROOT
 
 pytestmark = pytest.mark.slow
-REPO = Path(__file__).resolve().parent.parent
+REPO = REPO_ROOT
 METRICS = ("top1_strict", "top1_linked", "top10_strict", "top10_linked")
 
 
@@ -48,7 +49,7 @@ def check_result(out: dict, n: int) -> None:
         for predicted in item["predicted"]:
             assert set(predicted) == {"name", "id", "score"}
             assert predicted["id"] is None or predicted["id"].startswith(("OMIM:", "ORPHA:"))
-        assert item["timings_ms"]["total"] >= item["timings_ms"]["ner"] >= 0
+        assert item["timings_ms"]["total"] >= item["timings_ms"]["ner"]  # the whole item, its parse included
 
 
 def test_selective_subset(capsys, pipeline, tmp_path):

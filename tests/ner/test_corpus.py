@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from fpkg.errors import CorpusError, LabelError
 from ner.corpus import corpus_path, read_conll
 from ner.labels import ENTITY_TYPES, LABELS, resolve_id2label, tag_spans
+from tests.paths import TEST_DATA
 
-FREETEXT = Path(__file__).parent / "data" / "ner_freetext.conll"
+FREETEXT = TEST_DATA / "ner_freetext.conll"
 
 
 @pytest.mark.parametrize(("split", "count"), [("train", 2519), ("dev", 360), ("test", 720)])

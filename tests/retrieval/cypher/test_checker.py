@@ -9,7 +9,6 @@ import dataclasses
 import hashlib
 import json
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -31,8 +30,9 @@ from retrieval.cypher.lexer import (
     string_value,
     tokenize,
 )
+from tests.paths import TEST_DATA
 
-CORPUS = json.loads((Path(__file__).parent / "data" / "hostile_cypher.json").read_text(encoding="utf-8"))
+CORPUS = json.loads((TEST_DATA / "hostile_cypher.json").read_text(encoding="utf-8"))
 CASES = CORPUS["cases"]
 NAMES: dict[str, str] = CORPUS["label_of_literal"]
 

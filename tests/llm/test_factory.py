@@ -13,6 +13,7 @@ from fpkg.errors import LLMConfigError
 from llm import factory
 from llm.base import GenerationRequest, Generator
 from llm.endpoint import EndpointGenerator
+from tests.paths import REPO_ROOT
 
 
 def settings(**kwargs) -> Settings:
@@ -58,7 +59,7 @@ def test_local_model_is_loaded_once(tmp_path):
 
 def test_importing_the_factory_loads_no_ml_library():
     code = "import sys, llm.factory; print(sorted({'torch', 'transformers'} & set(sys.modules)))"
-    root = Path(__file__).resolve().parent.parent
+    root = REPO_ROOT
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
