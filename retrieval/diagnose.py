@@ -2,12 +2,15 @@
 
 score = 2.0 × gene support      (the gene is linked to the disease: HPO or a published variant)
       + 1.0 × variant support   (the patient's own variant is published as causing it)
-      + 1.5 × phenotype match   (best-match average of Resnik similarity over `is_a`,
-                                 each patient term's best match divided by its own IC)
+      + 1.5 × phenotype match   (Resnik best-match average in both directions, in [0, 1]:
+                                 `retrieval.phenotype_match`)
       + 1.0 × case support      (share of published patients with the gene who had it)
-Ties break by name, then node id. Every part is kept with its evidence, so the ranking
-explains itself. Excluded PMIDs (a held-out paper) remove that paper's cases, variants
-and annotations from the evidence, without touching the graph.
+Candidates: the gene's diseases, its published cases' diseases, the options, and the diseases
+whose profiles best match the phenotypes among all diseases. Ties break by the phenotype match,
+then the number of exactly matched terms, then the disease id: never by name. Every part is
+kept with its evidence, so the ranking explains itself. Excluded PMIDs (a held-out paper) remove
+that paper's cases, variants and annotations from the evidence, candidate selection included,
+without touching the graph.
 """
 
 from __future__ import annotations
@@ -20,12 +23,17 @@ from retrieval.diagnosis_queries import DiagnosisEvidence, gather_evidence
 from retrieval.linking import EntityLinker
 from retrieval.ontology import PhenotypeOntology
 from retrieval.options import link_option
+from retrieval.phenotype_match import PhenotypeMatcher, PhenotypeScores
 from retrieval.profiles import DiseaseProfiles
 from retrieval.result import CypherRun, Link, Triple
+from retrieval.twins import merge_twins
 
 WEIGHTS = {"gene": 2.0, "variant": 1.0, "phenotype": 1.5, "cases": 1.0}
-UNKNOWN_OPTION_SCORE = 1.0  # an option not in the graph: below any disease the gene supports
+# An option the graph does not hold, when the patient's gene supports none of the options the
+# graph holds: by elimination it is likely a disease newer than the graph (half the gene's weight).
+ELIMINATION = WEIGHTS["gene"] / 2
 TOP_N = 10
+PHENOTYPE_CANDIDATES = 60  # the best phenotype matches among all diseases, added to the gene's
 
 
 @dataclass(frozen=True)
@@ -49,6 +57,8 @@ class RankedDisease:
     evidence: list[str] = field(default_factory=list)
     option: str | None = None  # the option letter, in selective mode
     in_graph: bool = True
+    exact: int = 0  # patient terms the disease is annotated with exactly (breaks ties)
+    other_ids: tuple[str, ...] = ()  # the same disease's other entries (an Orphanet group)
 
 
 @dataclass
@@ -72,6 +82,7 @@ class DiagnosisRanker:
                  profiles: DiseaseProfiles | None = None):
         self.store, self.linker, self.ontology = store, linker, ontology
         self.profiles = profiles if profiles is not None else DiseaseProfiles.from_store(store)
+        self.matcher = PhenotypeMatcher(ontology, self.profiles)
 
     def rank(self, case: DiagnosisCase, exclude_pmids: frozenset[int] = frozenset()) -> Diagnosis:
         started = time.perf_counter()
@@ -81,18 +92,22 @@ class DiagnosisRanker:
         phenotypes = sorted({lk.node_id for lk in links if lk.type == "FACIAL_PHENOTYPE" and lk.node_id})
         option_links = {letter: link_option(name, self.linker) for letter, name in (case.options or {}).items()}
         linked_at = time.perf_counter()
+        matched = self.matcher.scores(phenotypes, exclude_pmids)
         evidence = gather_evidence(
-            self.store, self.ontology, self.profiles, gene_id=gene.node_id if gene else None, variant_ids=variants,
+            self.store, self.profiles, gene_id=gene.node_id if gene else None, variant_ids=variants,
             phenotype_ids=phenotypes, extra_diseases=[lk.node_id for lk in option_links.values() if lk.node_id],
-            exclude_pmids=exclude_pmids)
+            phenotype_candidates=matched.best(PHENOTYPE_CANDIDATES), exclude_pmids=exclude_pmids)
         evidence.gene = (gene.node_id, gene.name) if gene else None
+        if gene is None and phenotypes:
+            notices.append(f"No gene known to the graph: ranked by facial phenotypes across all "
+                           f"{len(matched.diseases):,} annotated diseases.")
         queried_at = time.perf_counter()
-        scored = {d: self._score(d, evidence, gene, phenotypes) for d in evidence.diseases}
+        scored = {d: self._score(d, evidence, gene, phenotypes, matched) for d in evidence.diseases}
         if case.options:
-            ranked, missing = self._rank_options(case.options, option_links, scored)
+            ranked, missing = self._rank_options(case.options, option_links, scored, gene)
             links += list(option_links.values())
         else:
-            ranked = sorted(scored.values(), key=_order)[:TOP_N]
+            ranked = merge_twins(sorted(scored.values(), key=_order))[:TOP_N]
             missing = []
         if not ranked:
             notices.append("The graph holds no disease for this gene or these phenotypes.")
@@ -121,7 +136,7 @@ class DiagnosisRanker:
         return links, notices
 
     def _score(self, disease: int, evidence: DiagnosisEvidence, gene: Link | None,
-               phenotypes: list[int]) -> RankedDisease:
+               phenotypes: list[int], matched: PhenotypeScores) -> RankedDisease:
         info = evidence.diseases[disease]
         parts: dict[str, float] = {}
         lines: list[str] = []
@@ -135,11 +150,9 @@ class DiagnosisRanker:
             lines.append(f"the patient's variant is published as causing {info['name']} "
                          f"(PMID {', '.join(map(str, pmids))})")
         profile = evidence.profiles.get(disease, set())
+        similarity, exact = matched.of(disease)
         if phenotypes and profile:
-            matches = self.ontology.best_matches(phenotypes, profile)
-            similarity = sum(m[2] for m in matches) / len(phenotypes)
             parts["phenotype"] = round(WEIGHTS["phenotype"] * similarity, 4)
-            exact = sum(1 for term, best, sim in matches if best == term)
             lines.append(f"{exact} of {len(phenotypes)} phenotypes annotated exactly, similarity "
                          f"{similarity:.2f} over {len(profile)} annotated phenotypes")
         cases = evidence.case_diseases.get(disease, 0)
@@ -147,30 +160,47 @@ class DiagnosisRanker:
             parts["cases"] = round(WEIGHTS["cases"] * cases / evidence.case_total, 4)
             lines.append(f"{cases} of {evidence.case_total} published patients with the gene had it")
         return RankedDisease(info["name"], disease, info.get("disease_id"), round(sum(parts.values()), 4),
-                             parts, lines)
+                             parts, lines, exact=exact)
 
     def _rank_options(self, options: dict[str, str], option_links: dict[str, Link],
-                      scored: dict[int, RankedDisease]) -> tuple[list[RankedDisease], list[str]]:
+                      scored: dict[int, RankedDisease], gene: Link | None) -> tuple[list[RankedDisease], list[str]]:
+        """Every option on the diagnosis' own scale; one the graph does not hold scores what can be
+        said of it: the gene named in it, or elimination when the gene supports no other option."""
+        known = {letter: scored[link.node_id] for letter, link in option_links.items()
+                 if link.node_id is not None and link.node_id in scored}
+        gene_supports_one = any("gene" in found.parts for found in known.values())
         ranked: list[RankedDisease] = []
         missing: list[str] = []
         for letter, name in options.items():
-            link = option_links[letter]
-            if link.node_id is None or link.node_id not in scored:
-                missing.append(f"{letter}. {name}")
-                ranked.append(RankedDisease(name, None, None, UNKNOWN_OPTION_SCORE, {"not_in_graph": 0.0},
-                                            ["not in the graph: judged by what the graph says of the others"],
-                                            letter, in_graph=False))
+            if letter in known:
+                found = known[letter]
+                ranked.append(RankedDisease(name, found.node_id, found.disease_id, found.score, found.parts,
+                                            [f"option links to {found.name} ({option_links[letter].method})",
+                                             *found.evidence], letter, exact=found.exact))
                 continue
-            found = scored[link.node_id]
-            ranked.append(RankedDisease(name, found.node_id, found.disease_id, found.score, found.parts,
-                                        [f"option links to {found.name} ({link.method})", *found.evidence],
-                                        letter))
-        ranked.sort(key=lambda r: (-r.score, r.option or ""))
+            missing.append(f"{letter}. {name}")
+            parts, lines = {}, ["not in the graph"]
+            if gene is not None and _names_gene(name, gene.name):
+                parts["gene"] = WEIGHTS["gene"]
+                lines.append(f"its name names the patient's gene {gene.name}")
+            elif gene is not None and not gene_supports_one:
+                parts["elimination"] = ELIMINATION
+                lines.append(f"{gene.name} supports none of the options the graph holds: "
+                             "possibly a disease newer than the graph")
+            ranked.append(RankedDisease(name, None, None, round(sum(parts.values()), 4), parts, lines, letter,
+                                        in_graph=False))
+        ranked.sort(key=lambda r: (*_order(r)[:3], r.option or ""))
         return ranked, missing
 
 
+def _names_gene(name: str, gene: str) -> bool:
+    return gene.upper() in {word.strip("(),;:-").upper() for word in name.split()}
+
+
 def _order(ranked: RankedDisease) -> tuple:
-    return (-ranked.score, ranked.name.lower(), ranked.node_id or 0)
+    """Best score first; ties by phenotype match, exactly matched terms, then disease id: never by name."""
+    return (-ranked.score, -ranked.parts.get("phenotype", 0.0), -ranked.exact, ranked.disease_id or "~",
+            ranked.node_id or 0)
 
 
 def _ms(start: float, end: float) -> float:

@@ -9,12 +9,10 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from graphstore.store import GraphStore
-from retrieval.ontology import PhenotypeOntology
 from retrieval.profiles import DiseaseProfiles
 from retrieval.result import CypherRun, Triple
 
 TIMEOUT_MS = 3000
-PHENOTYPE_CANDIDATES = 60  # diseases sharing the most phenotypes, added to the gene's
 
 GENE_DISEASES = ("MATCH (g:Genotype)-[r:Cause]->(d:Disease) WHERE g.nid = $gene "
                  "RETURN d.nid AS disease, r.source AS source")
@@ -57,9 +55,11 @@ class DiagnosisEvidence:
         return triples
 
 
-def gather_evidence(store: GraphStore, ontology: PhenotypeOntology, profiles: DiseaseProfiles, *, gene_id: int | None,
+def gather_evidence(store: GraphStore, profiles: DiseaseProfiles, *, gene_id: int | None,
                     variant_ids: list[int], phenotype_ids: list[int], extra_diseases: list[int],
-                    exclude_pmids: frozenset[int]) -> DiagnosisEvidence:
+                    phenotype_candidates: list[int], exclude_pmids: frozenset[int]) -> DiagnosisEvidence:
+    """`phenotype_candidates`: the diseases whose profiles best match the patient's phenotypes
+    (held-out papers' annotations left out), added to the gene's."""
     evidence = DiagnosisEvidence()
 
     def run(cypher: str, params: dict, origin: str) -> list[dict]:
@@ -82,10 +82,8 @@ def gather_evidence(store: GraphStore, ontology: PhenotypeOntology, profiles: Di
                 samples.setdefault(row["sample"], row["disease"])
         evidence.case_diseases = Counter(samples.values())
         evidence.case_total = len(samples)
-    candidates = set(evidence.gene_sources) | set(evidence.case_diseases) | set(extra_diseases)
-    if phenotype_ids:
-        terms = sorted({p for term in phenotype_ids for p in [term, *ontology.parents.get(term, ())]})
-        candidates.update(profiles.diseases_sharing(terms, PHENOTYPE_CANDIDATES))
+    candidates = (set(evidence.gene_sources) | set(evidence.case_diseases) | set(extra_diseases)
+                  | set(phenotype_candidates))
     if not candidates:
         return evidence
     ids = sorted(candidates)

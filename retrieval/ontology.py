@@ -52,14 +52,23 @@ class PhenotypeOntology:
         return found
 
     @lru_cache(maxsize=4096)  # noqa: B019 - one ontology per process; rows are reused across cases
+    def resnik_row(self, term: int) -> np.ndarray:
+        """Resnik similarity of `term` to every term: the IC of their most informative common ancestor."""
+        i = self.index.get(term)
+        if i is None:
+            return np.zeros(len(self.terms), dtype=np.float32)
+        ancestors = np.flatnonzero(self.is_below[:, i])
+        return (self.is_below[ancestors] * self.ic[ancestors, None]).max(axis=0)
+
+    def resnik_rows(self, terms: list[int]) -> np.ndarray:
+        return np.stack([self.resnik_row(term) for term in terms])
+
     def similarity_row(self, term: int) -> np.ndarray:
         """Resnik similarity of `term` to every term, divided by the term's own IC (so in [0, 1])."""
         i = self.index.get(term)
         if i is None:
             return np.zeros(len(self.terms), dtype=np.float32)
-        ancestors = np.flatnonzero(self.is_below[:, i])
-        row = (self.is_below[ancestors] * self.ic[ancestors, None]).max(axis=0)
-        return np.minimum(row / self.ic[i], 1.0)
+        return np.minimum(self.resnik_row(term) / self.ic[i], 1.0)
 
     def best_matches(self, patient: list[int], disease: set[int]) -> list[tuple[int, int | None, float]]:
         """For each patient term: (term, its best-matching disease term, similarity in [0, 1])."""

@@ -7,7 +7,7 @@ a few MB in memory). The graph stays the source: this is a read-only copy taken 
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from typing import NamedTuple
 
 from graphstore.store import GraphStore
@@ -28,9 +28,12 @@ class DiseaseProfiles:
     def __init__(self, rows: list[dict], phenotype_names: dict[int, str]):
         self.by_disease: dict[int, list[Annotation]] = defaultdict(list)
         self.by_phenotype: dict[int, set[int]] = defaultdict(set)
+        self.by_pmid: dict[int, set[int]] = defaultdict(set)
         for row in rows:
             self.by_disease[row["disease"]].append(Annotation(row["phenotype"], row["pmid"], row["source"] or ""))
             self.by_phenotype[row["phenotype"]].add(row["disease"])
+            if row["pmid"] is not None:
+                self.by_pmid[row["pmid"]].add(row["disease"])
         self.phenotype_names = phenotype_names
 
     @classmethod
@@ -41,10 +44,9 @@ class DiseaseProfiles:
     def __len__(self) -> int:
         return sum(len(annotations) for annotations in self.by_disease.values())
 
-    def diseases_sharing(self, terms: list[int], limit: int) -> list[int]:
-        """The diseases annotated with the most of `terms`; ties by node id."""
-        hits = Counter(disease for term in set(terms) for disease in self.by_phenotype.get(term, ()))
-        return [disease for disease, _ in sorted(hits.items(), key=lambda item: (-item[1], item[0]))[:limit]]
+    def diseases_citing(self, pmids: frozenset[int]) -> set[int]:
+        """The diseases some of whose annotations come from these papers."""
+        return {disease for pmid in pmids for disease in self.by_pmid.get(pmid, ())}
 
     def annotations(self, disease: int, exclude_pmids: frozenset[int] = frozenset()) -> list[Annotation]:
         """The disease's annotations, less those only a held-out paper made."""

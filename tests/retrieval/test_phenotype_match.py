@@ -1,0 +1,55 @@
+"""The phenotype match on a small ontology whose numbers can be worked out by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from retrieval.ontology import PhenotypeOntology
+from retrieval.phenotype_match import PhenotypeMatcher
+from retrieval.profiles import DiseaseProfiles
+
+# root(0.1) ─ A(1) ─ A1(3), A2(3);  root ─ B(1) ─ B1(3)
+ROOT, A, A1, A2, B, B1 = 1, 2, 3, 4, 5, 6
+IC = {ROOT: 0.1, A: 1.0, A1: 3.0, A2: 3.0, B: 1.0, B1: 3.0}
+PARENTS = {A: [ROOT], B: [ROOT], A1: [A], A2: [A], B1: [B]}
+SPECIFIC, BROAD, GROUP, OTHER = 10, 11, 12, 13
+
+
+def matcher(rows) -> PhenotypeMatcher:
+    profiles = DiseaseProfiles([{"disease": d, "phenotype": p, "pmid": pmid, "source": "HPO"}
+                                for d, p, pmid in rows], {})
+    return PhenotypeMatcher(PhenotypeOntology(IC, PARENTS), profiles)
+
+
+ROWS = [(SPECIFIC, A1, None), (BROAD, A1, None), (BROAD, A2, None), (BROAD, B1, None), (GROUP, A, None),
+        (OTHER, B1, 7)]
+
+
+def test_a_disease_annotated_with_more_than_the_patient_shows_scores_below_one():
+    scores = matcher(ROWS).scores([A1])
+    # patient → disease is 1.0 for both; disease → patient: (3/3 + 1/3 + 0.1/3) / 3 for the broad one
+    assert scores.of(SPECIFIC) == (pytest.approx(1.0), 1)
+    assert scores.of(BROAD)[0] == pytest.approx(0.5 * (1.0 + (1.0 + 1 / 3 + 0.1 / 3) / 3), abs=1e-5)
+    assert scores.best(2) == [SPECIFIC, BROAD]
+
+
+def test_an_ancestor_annotation_matches_in_both_directions():
+    # patient → disease: IC(A) / IC(A1) = 1/3; disease → patient: IC(A) / IC(A) = 1
+    assert matcher(ROWS).scores([A1]).of(GROUP) == (pytest.approx(0.5 * (1 / 3 + 1.0)), 0)
+
+
+def test_a_held_out_papers_annotations_are_left_out():
+    rows = matcher(ROWS)
+    assert rows.scores([B1]).of(OTHER) == (pytest.approx(1.0), 1)
+    assert rows.scores([B1], frozenset({7})).of(OTHER) == (0.0, 0)
+    assert OTHER not in rows.scores([B1], frozenset({7})).best(10)
+
+
+def test_ties_break_by_exact_matches_then_node_id_not_by_name():
+    twins = matcher([(21, A1, None), (20, A1, None), (22, A, None)])
+    assert twins.scores([A1]).best(3)[:2] == [20, 21]
+
+
+def test_no_known_term_scores_nothing():
+    scores = matcher(ROWS).scores([999])
+    assert scores.best(5) == [] and scores.of(SPECIFIC) == (0.0, 0)

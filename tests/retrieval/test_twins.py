@@ -1,0 +1,46 @@
+"""One entry per disease: an Orphanet group and its OMIM subtype merge; subtypes never do."""
+
+from __future__ import annotations
+
+from retrieval.diagnose import RankedDisease
+from retrieval.twins import merge_twins, subtype_stem
+
+
+def entry(name: str, disease_id: str, score: float) -> RankedDisease:
+    return RankedDisease(name, hash(disease_id) % 1000, disease_id, score, {"phenotype": score}, [name])
+
+
+def test_subtype_names_have_a_stem():
+    assert subtype_stem("Treacher Collins syndrome 1") == "treacher collins syndrome"
+    assert subtype_stem("Ehlers-Danlos syndrome, type 4") == "ehlers danlos syndrome"
+    assert subtype_stem("Mucopolysaccharidosis type 3a") == "mucopolysaccharidosis"
+    assert subtype_stem("Treacher-Collins syndrome") is None
+
+
+def test_a_group_above_its_subtype_becomes_one_entry_at_the_better_place():
+    ranked = [entry("Treacher-Collins syndrome", "ORPHA:861", 3.0), entry("Nager syndrome", "OMIM:154400", 2.5),
+              entry("Treacher Collins syndrome 1", "OMIM:154500", 2.0)]
+    merged = merge_twins(ranked)
+    assert [(r.name, r.disease_id, r.other_ids) for r in merged] == [
+        ("Treacher Collins syndrome 1", "OMIM:154500", ("ORPHA:861",)), ("Nager syndrome", "OMIM:154400", ())]
+    assert merged[0].score == 3.0 and "the score is the group entry's" in merged[0].evidence[-1]
+
+
+def test_a_subtype_above_its_group_keeps_its_own_score():
+    ranked = [entry("Treacher Collins syndrome 1", "OMIM:154500", 3.0),
+              entry("Treacher-Collins syndrome", "ORPHA:861", 2.0)]
+    (merged,) = merge_twins(ranked)
+    assert merged.score == 3.0 and merged.other_ids == ("ORPHA:861",)
+
+
+def test_numbered_subtypes_and_different_names_stay_apart():
+    ranked = [entry("Noonan syndrome 1", "OMIM:163950", 3.0), entry("Noonan syndrome 3", "OMIM:609942", 2.9),
+              entry("Noonan syndrome-like disorder", "ORPHA:1", 2.8), entry("Noonan syndrome", "ORPHA:648", 2.7)]
+    merged = merge_twins(ranked)
+    assert [r.disease_id for r in merged] == ["OMIM:163950", "OMIM:609942", "ORPHA:1"]
+    assert merged[0].other_ids == ("ORPHA:648",) and merged[1].other_ids == ()
+
+
+def test_two_omim_entries_never_merge():
+    ranked = [entry("Cutis laxa", "OMIM:1", 2.0), entry("Cutis laxa 1", "OMIM:2", 1.0)]
+    assert [r.disease_id for r in merge_twins(ranked)] == ["OMIM:1", "OMIM:2"]
