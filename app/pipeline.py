@@ -143,8 +143,8 @@ class Pipeline:
         result.timings_ms.update(diagnosis.timings_ms)
         extra: list[Triple] = []
         retrieved = retriever.for_diagnosis(question, [lk for lk in diagnosis.links if lk.node_id])
-        if retrieved is not None:
-            extra = retrieved.triples
+        if retrieved is not None:  # nothing from a held-out paper, whatever the mode found
+            extra = [t for t in retrieved.triples if not exclude_pmids.intersection(t.pmids)]
             result.triples = _unique(extra + result.triples)
             result.notices += retrieved.notices
             result.timings_ms[f"{mode}_retrieval"] = retrieved.timings_ms.get("total", 0.0)

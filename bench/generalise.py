@@ -68,8 +68,9 @@ def ranker_position(ranked: list[RankedDisease], case: DevCase) -> int | None:
         if case.options:
             right = answer.option is not None and answer.option == case.truth_option
         else:
+            ids = {answer.disease_id, *answer.other_ids} - {None}  # an Orphanet group shown with its subtype
             right = (answer.node_id is not None and answer.node_id == case.truth_node) or (
-                answer.disease_id is not None and answer.disease_id == case.truth_disease_id)
+                case.truth_disease_id in ids)
         if right:
             return position
     return None

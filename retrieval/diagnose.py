@@ -15,6 +15,7 @@ without touching the graph.
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field
 
@@ -194,7 +195,7 @@ class DiagnosisRanker:
 
 
 def _names_gene(name: str, gene: str) -> bool:
-    return gene.upper() in {word.strip("(),;:-").upper() for word in name.split()}
+    return gene.upper() in {word.upper() for word in re.findall(r"[A-Za-z0-9]+", name)}
 
 
 def _order(ranked: RankedDisease) -> tuple:

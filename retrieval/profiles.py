@@ -32,7 +32,7 @@ class DiseaseProfiles:
         for row in rows:
             self.by_disease[row["disease"]].append(Annotation(row["phenotype"], row["pmid"], row["source"] or ""))
             self.by_phenotype[row["phenotype"]].add(row["disease"])
-            if row["pmid"] is not None:
+            if row["pmid"] is not None and "HPO" not in (row["source"] or ""):
                 self.by_pmid[row["pmid"]].add(row["disease"])
         self.phenotype_names = phenotype_names
 
@@ -45,9 +45,10 @@ class DiseaseProfiles:
         return sum(len(annotations) for annotations in self.by_disease.values())
 
     def diseases_citing(self, pmids: frozenset[int]) -> set[int]:
-        """The diseases some of whose annotations come from these papers."""
+        """The diseases some of whose annotations come from these papers alone."""
         return {disease for pmid in pmids for disease in self.by_pmid.get(pmid, ())}
 
     def annotations(self, disease: int, exclude_pmids: frozenset[int] = frozenset()) -> list[Annotation]:
-        """The disease's annotations, less those only a held-out paper made."""
-        return [a for a in self.by_disease.get(disease, ()) if a.pmid not in exclude_pmids]
+        """The disease's annotations, less those only a held-out paper made (an annotation HPO also
+        makes, source FPKG+HPO, stays: HPO's curators made it apart from that paper)."""
+        return [a for a in self.by_disease.get(disease, ()) if a.pmid not in exclude_pmids or "HPO" in a.source]

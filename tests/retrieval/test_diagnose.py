@@ -88,9 +88,62 @@ def test_profiles_read_at_start_are_the_graphs(pipeline):
     assert len(profiles) == store.query("MATCH (:Disease)-[r:Exhibit]->(:FacePhenotype) RETURN count(r) AS n")[0]["n"]
     charge = pipeline.linker.link("CHARGE syndrome", "DISEASE").node_id
     annotated = store.query("MATCH (d:Disease)-[r:Exhibit]->(p:FacePhenotype) WHERE d.nid = $d "
-                            "RETURN p.nid AS p, r.pmid AS pmid", {"d": charge})
+                            "RETURN p.nid AS p, r.pmid AS pmid, r.source AS source", {"d": charge})
     assert sorted(a.phenotype for a in profiles.annotations(charge)) == sorted(row["p"] for row in annotated)
-    held_out = next(row["pmid"] for row in annotated if row["pmid"])
-    assert all(a.pmid != held_out for a in profiles.annotations(charge, frozenset({held_out})))
-    assert charge in profiles.diseases_citing(frozenset({held_out}))
-    assert len(profiles.annotations(charge, frozenset({held_out}))) < len(annotated)
+    held_out = next(row["pmid"] for row in annotated if row["pmid"] and row["source"] == "FPKG")
+    kept = profiles.annotations(charge, frozenset({held_out}))
+    # the paper's own annotations go; those HPO also makes stay, whatever paper FPKG cites for them
+    assert sorted(a.phenotype for a in kept) == sorted(
+        row["p"] for row in annotated if row["pmid"] != held_out or "HPO" in row["source"])
+    assert len(kept) < len(annotated) and charge in profiles.diseases_citing(frozenset({held_out}))
+
+
+def _disease_known_from_one_paper(pipeline):
+    """A disease every annotation of which comes from one FPKG paper, and that no gene links to."""
+    profiles, store = pipeline.ranker.profiles, pipeline.store
+    linked = {row["d"] for row in store.query("MATCH (:Genotype)-[:Cause]->(d:Disease) RETURN DISTINCT d.nid AS d")}
+    for disease, found in sorted(profiles.by_disease.items()):
+        pmids = {a.pmid for a in found}
+        if len(found) >= 3 and len(pmids) == 1 and None not in pmids and disease not in linked:
+            return disease, pmids.pop(), [profiles.phenotype_names[a.phenotype] for a in found]
+    pytest.skip("no disease known from a single paper alone")
+
+
+def test_a_held_out_case_whose_only_evidence_is_its_paper_leaks_nothing(pipeline):
+    disease, pmid, phenotypes = _disease_known_from_one_paper(pipeline)
+    case = DiagnosisCase(tuple(phenotypes[:5]))
+    assert disease in [r.node_id for r in pipeline.ranker.rank(case).ranked]  # found with its paper
+    held_out = pipeline.ranker.rank(case, exclude_pmids=frozenset({pmid}))
+    assert disease not in [r.node_id for r in held_out.ranked]  # not even as a candidate
+    assert all(pmid not in t.pmids for t in held_out.triples)
+    for mode in ("cypher", "vector"):
+        result = pipeline.diagnose(case, mode=mode, exclude_pmids=frozenset({pmid}))
+        assert result.triples and all(pmid not in t.pmids for t in result.triples), mode
+
+
+def test_without_a_gene_every_disease_is_ranked_by_phenotypes(pipeline):
+    diagnosis = pipeline.ranker.rank(DiagnosisCase(CHARGE.phenotypes))
+    assert any("ranked by facial phenotypes across all" in notice for notice in diagnosis.notices)
+    assert diagnosis.ranked and all(set(r.parts) <= {"phenotype"} for r in diagnosis.ranked)
+    matched = pipeline.ranker.matcher.scores(
+        [pipeline.linker.link(name, "FACIAL_PHENOTYPE").node_id for name in CHARGE.phenotypes])
+    assert [r.node_id for r in diagnosis.ranked] == matched.best(10)  # the best of all diseases, in order
+
+
+def test_ties_never_break_by_name(pipeline):
+    diagnosis = pipeline.ranker.rank(DiagnosisCase(("Hypertelorism",)))
+    ranked = diagnosis.ranked
+    for first, second in zip(ranked, ranked[1:], strict=False):
+        assert (first.score, first.exact) >= (second.score, second.exact)
+    tied = [r for r in ranked if (r.score, r.exact) == (ranked[0].score, ranked[0].exact)]
+    assert [r.disease_id or "~" for r in tied] == sorted(r.disease_id or "~" for r in tied)
+
+
+def test_an_option_not_in_the_graph_that_names_the_gene_gets_the_genes_weight(pipeline):
+    options = {"A": "Leigh syndrome", "B": "Neurodevelopmental disorder, CHD7-related, new type",
+               "C": "Zyxwv imaginary syndrome"}
+    diagnosis = pipeline.ranker.rank(DiagnosisCase(("Hypertelorism",), "CHD7", options=options))
+    by_option = {r.option: r for r in diagnosis.ranked}
+    assert by_option["B"].parts == {"gene": 2.0} and not by_option["B"].in_graph
+    # CHD7 supports no option the graph holds: the other unknown option is possible by elimination
+    assert by_option["C"].parts == {"elimination": 1.0} and diagnosis.answer.option == "B"
