@@ -24,12 +24,13 @@ from bench.results import variant_name
 from bench.runtime import PUBLICATION, percentiles, progress, question_file
 from fpkg.errors import BenchError, InputError
 from fpkg.names import normalise
+from llm.factory import known_backends
 from retrieval.options import link_option, split_question
 from retrieval.retriever import MODES
 
 REQUIRED_COLUMNS = ("Patient_question", "True_answer")
 TOP_K = 10
-BACKENDS = ("grounded", "local", "endpoint")
+BACKENDS = known_backends()
 
 
 @dataclass(frozen=True)
