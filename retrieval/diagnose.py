@@ -27,7 +27,7 @@ from retrieval.options import link_option
 from retrieval.phenotype_match import PhenotypeMatcher, PhenotypeScores
 from retrieval.profiles import DiseaseProfiles
 from retrieval.result import CypherRun, Link, Triple
-from retrieval.twins import merge_twins
+from retrieval.twins import find_twins, merge_twins
 
 WEIGHTS = {"gene": 2.0, "variant": 1.0, "phenotype": 1.5, "cases": 1.0}
 # An option the graph does not hold, when the patient's gene supports none of the options the
@@ -84,6 +84,7 @@ class DiagnosisRanker:
         self.store, self.linker, self.ontology = store, linker, ontology
         self.profiles = profiles if profiles is not None else DiseaseProfiles.from_store(store)
         self.matcher = PhenotypeMatcher(ontology, self.profiles)
+        self.twin_of = find_twins(*_twin_inputs(store, self.profiles))
 
     def rank(self, case: DiagnosisCase, exclude_pmids: frozenset[int] = frozenset()) -> Diagnosis:
         started = time.perf_counter()
@@ -108,7 +109,7 @@ class DiagnosisRanker:
             ranked, missing = self._rank_options(case.options, option_links, scored, gene)
             links += list(option_links.values())
         else:
-            ranked = merge_twins(sorted(scored.values(), key=_order))[:TOP_N]
+            ranked = merge_twins(sorted(scored.values(), key=_order), self.twin_of)[:TOP_N]
             missing = []
         if not ranked:
             notices.append("The graph holds no disease for this gene or these phenotypes.")
@@ -192,6 +193,20 @@ class DiagnosisRanker:
                                         in_graph=False))
         ranked.sort(key=lambda r: (*_order(r)[:3], r.option or ""))
         return ranked, missing
+
+
+_GENE_LINKS = "MATCH (g:Genotype)-[:Cause]->(d:Disease) RETURN d.nid AS disease, g.nid AS gene"
+_DISEASE_IDS = "MATCH (d:Disease) RETURN d.nid AS disease, d.disease_id AS did"
+
+
+def _twin_inputs(store: GraphStore, profiles: DiseaseProfiles) -> tuple:
+    """Each disease's HPO genes, ids and annotated phenotypes, for `find_twins` (read once at start)."""
+    genes: dict[int, set[int]] = {}
+    for row in store.query(_GENE_LINKS, timeout_ms=60_000):
+        genes.setdefault(row["disease"], set()).add(row["gene"])
+    ids = {row["disease"]: row["did"] or "" for row in store.query(_DISEASE_IDS, timeout_ms=60_000)}
+    annotated = {disease: {a.phenotype for a in found} for disease, found in profiles.by_disease.items()}
+    return {d: frozenset(g) for d, g in genes.items()}, ids, annotated
 
 
 def _names_gene(name: str, gene: str) -> bool:

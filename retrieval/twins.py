@@ -1,11 +1,18 @@
-"""One entry per disease: an ORPHA group entry is shown with the OMIM subtype it covers.
+"""One entry per disease: an Orphanet entry is shown with the OMIM entry it duplicates or groups.
 
-Orphanet often has one entry for a disease that OMIM splits into numbered subtypes (ORPHA:861
-"Treacher-Collins syndrome" over OMIM:154500 "Treacher Collins syndrome 1"). When both are in a
-ranking, they are one candidate: the subtype (the specific entry) takes the better of the two
-places and carries both ids. Subtypes never merge with one another ("Noonan syndrome 1" and
-"Noonan syndrome 3" stay apart), and names that differ otherwise never merge. Entries whose names
-are the same once folded are already one node in the graph (`kg_dump.merge`).
+Two rules, each documented by its tests (`tests/retrieval/test_twins.py`):
+- **Group over subtypes**, by name: Orphanet often has one entry for a disease that OMIM splits
+  into numbered subtypes (ORPHA:861 "Treacher-Collins syndrome" over OMIM:154500 "Treacher Collins
+  syndrome 1"); the ORPHA name must equal the OMIM name without its subtype number.
+- **Twins under other names**, by evidence: an ORPHA entry and an OMIM entry that HPO links to
+  exactly the same genes (one or more), whose facial annotations overlap (Jaccard ≥ 0.3), the most
+  overlapping OMIM entry when several qualify (ORPHA "Severe intellectual disability-progressive
+  spastic diplegia syndrome" and OMIM:617296 "Neurodevelopmental disorder with spastic diplegia and
+  visual defects", both CTNNB1).
+Two OMIM entries never merge ("Noonan syndrome 1" and "Noonan syndrome 3" stay apart), nor two
+ORPHA entries. In a ranking the pair is one candidate, at the better of its two places, named by
+the OMIM entry and carrying both ids. Entries whose names are the same once folded are already one
+node in the graph (`kg_dump.merge`).
 """
 
 from __future__ import annotations
@@ -25,17 +32,50 @@ def subtype_stem(name: str) -> str | None:
     return match.group("stem") if match else None
 
 
-def merge_twins(ranked: list) -> list:
-    """`ranked` (best first) with each ORPHA group entry folded into its best-placed OMIM subtype."""
+MIN_OVERLAP = 0.3
+
+
+def find_twins(genes: dict[int, frozenset[int]], disease_ids: dict[int, str],
+               profiles: dict[int, set[int]]) -> dict[int, int]:
+    """ORPHA disease node -> the OMIM disease node that is the same disease (rule 2 above)."""
+    omim_by_genes: dict[frozenset[int], list[int]] = {}
+    for disease, gene_set in genes.items():
+        if gene_set and disease_ids.get(disease, "").startswith("OMIM:"):
+            omim_by_genes.setdefault(gene_set, []).append(disease)
+    twins = {}
+    for disease, gene_set in genes.items():
+        if not disease_ids.get(disease, "").startswith("ORPHA:") or gene_set not in omim_by_genes:
+            continue
+        mine = profiles.get(disease, set())
+        overlaps = [(_jaccard(mine, profiles.get(omim, set())), -omim) for omim in omim_by_genes[gene_set]]
+        best, negative_id = max(overlaps)
+        if best >= MIN_OVERLAP:
+            twins[disease] = -negative_id
+    return twins
+
+
+def _jaccard(a: set[int], b: set[int]) -> float:
+    return len(a & b) / len(a | b) if a or b else 0.0
+
+
+def merge_twins(ranked: list, twin_of: dict[int, int] | None = None) -> list:
+    """`ranked` (best first) with each ORPHA entry folded into its OMIM subtype or twin when both are
+    ranked (`twin_of`: ORPHA node -> OMIM node, from `find_twins`)."""
     subtype_of_stem: dict[str, int] = {}
+    place_of_node: dict[int, int] = {}
     for place, entry in enumerate(ranked):
         stem = subtype_stem(entry.name)
         if stem and (entry.disease_id or "").startswith("OMIM:"):
             subtype_of_stem.setdefault(stem, place)
-    group_of: dict[int, int] = {}  # subtype's place -> group entry's place
+        place_of_node.setdefault(entry.node_id, place)
+    group_of: dict[int, int] = {}  # OMIM entry's place -> ORPHA entry's place
     for place, entry in enumerate(ranked):
+        if not (entry.disease_id or "").startswith("ORPHA:"):
+            continue
         subtype = subtype_of_stem.get(fold_name(entry.name))
-        if subtype is not None and (entry.disease_id or "").startswith("ORPHA:") and subtype not in group_of:
+        if subtype is None:
+            subtype = place_of_node.get((twin_of or {}).get(entry.node_id))
+        if subtype is not None and subtype not in group_of:
             group_of[subtype] = place
     skipped = set(group_of) | set(group_of.values())
     out = []
@@ -53,8 +93,8 @@ def merge_twins(ranked: list) -> list:
 
 def _merged(subtype, group, *, scored_by_group: bool):
     best = group if scored_by_group else subtype
-    note = f"shown as one entry with {group.disease_id} {group.name} (its Orphanet group)"
+    note = f"shown as one entry with {group.disease_id} {group.name} (its Orphanet entry)"
     if scored_by_group:
-        note += "; the score is the group entry's"
-    return replace(best, name=subtype.name, node_id=subtype.node_id, disease_id=subtype.disease_id,
+        note += "; the score is the Orphanet entry's"
+    return replace(best, name=subtype.name, disease_id=subtype.disease_id,
                    other_ids=(*subtype.other_ids, group.disease_id), evidence=[*best.evidence, note])

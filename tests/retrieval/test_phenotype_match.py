@@ -16,7 +16,8 @@ SPECIFIC, BROAD, GROUP, OTHER = 10, 11, 12, 13
 
 
 def matcher(rows) -> PhenotypeMatcher:
-    profiles = DiseaseProfiles([{"disease": d, "phenotype": p, "pmid": pmid, "source": "HPO"}
+    # an annotation citing a paper is FPKG's own; the others are HPO's
+    profiles = DiseaseProfiles([{"disease": d, "phenotype": p, "pmid": pmid, "source": "FPKG" if pmid else "HPO"}
                                 for d, p, pmid in rows], {})
     return PhenotypeMatcher(PhenotypeOntology(IC, PARENTS), profiles)
 
@@ -38,8 +39,11 @@ def test_an_ancestor_annotation_matches_in_both_directions():
     assert matcher(ROWS).scores([A1]).of(GROUP) == (pytest.approx(0.5 * (1 / 3 + 1.0)), 0)
 
 
-def test_a_held_out_papers_annotations_are_left_out():
+def test_a_held_out_papers_annotations_are_left_out_unless_hpo_makes_them_too():
     rows = matcher(ROWS)
+    both = DiseaseProfiles([{"disease": OTHER, "phenotype": B1, "pmid": 7, "source": "FPKG+HPO"}], {})
+    kept = PhenotypeMatcher(PhenotypeOntology(IC, PARENTS), both).scores([B1], frozenset({7}))
+    assert kept.of(OTHER) == (pytest.approx(1.0), 1)
     assert rows.scores([B1]).of(OTHER) == (pytest.approx(1.0), 1)
     assert rows.scores([B1], frozenset({7})).of(OTHER) == (0.0, 0)
     assert OTHER not in rows.scores([B1], frozenset({7})).best(10)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from retrieval.diagnose import RankedDisease
-from retrieval.twins import merge_twins, subtype_stem
+from retrieval.twins import find_twins, merge_twins, subtype_stem
 
 
 def entry(name: str, disease_id: str, score: float) -> RankedDisease:
@@ -23,7 +23,7 @@ def test_a_group_above_its_subtype_becomes_one_entry_at_the_better_place():
     merged = merge_twins(ranked)
     assert [(r.name, r.disease_id, r.other_ids) for r in merged] == [
         ("Treacher Collins syndrome 1", "OMIM:154500", ("ORPHA:861",)), ("Nager syndrome", "OMIM:154400", ())]
-    assert merged[0].score == 3.0 and "the score is the group entry's" in merged[0].evidence[-1]
+    assert merged[0].score == 3.0 and "the score is the Orphanet entry's" in merged[0].evidence[-1]
 
 
 def test_a_subtype_above_its_group_keeps_its_own_score():
@@ -44,3 +44,33 @@ def test_numbered_subtypes_and_different_names_stay_apart():
 def test_two_omim_entries_never_merge():
     ranked = [entry("Cutis laxa", "OMIM:1", 2.0), entry("Cutis laxa 1", "OMIM:2", 1.0)]
     assert [r.disease_id for r in merge_twins(ranked)] == ["OMIM:1", "OMIM:2"]
+
+
+IDS = {1: "ORPHA:1", 2: "OMIM:2", 3: "OMIM:3", 4: "ORPHA:4", 5: "OMIM:5", 6: "ORPHA:6"}
+
+
+def test_twins_share_exactly_their_genes_and_most_of_their_annotations():
+    genes = {1: frozenset({10}), 2: frozenset({10}), 3: frozenset({10}), 4: frozenset({10, 11}),
+             5: frozenset({11}), 6: frozenset({12})}
+    profiles = {1: {100, 101, 102}, 2: {100, 101, 103}, 3: {100, 200, 201, 202}, 4: {100, 101, 102},
+                5: {100, 101, 102}, 6: {100, 101, 102}}
+    # ORPHA:1 and OMIM:2 (Jaccard 0.5) rather than OMIM:3 (1/6); ORPHA:4's genes match no OMIM entry's;
+    # ORPHA:6's gene has no OMIM entry; OMIM entries are never twins of one another
+    assert find_twins(genes, IDS, profiles) == {1: 2}
+
+
+def test_twins_below_the_overlap_threshold_stay_apart():
+    genes = {1: frozenset({10}), 2: frozenset({10})}
+    assert find_twins(genes, IDS, {1: {100, 101, 102, 103}, 2: {100, 200, 201, 202}}) == {}
+
+
+def test_a_ranked_twin_pair_is_one_entry_named_by_omim():
+    orpha = RankedDisease("Severe intellectual disability-progressive spastic diplegia syndrome", 1, "ORPHA:1", 3.0,
+                          {"gene": 2.0, "phenotype": 1.0}, ["e"])
+    other = RankedDisease("Something else", 7, "OMIM:7", 2.5, {}, [])
+    omim = RankedDisease("Neurodevelopmental disorder with spastic diplegia and visual defects", 2, "OMIM:2", 2.2,
+                         {"gene": 2.0, "phenotype": 0.2}, [])
+    merged = merge_twins([orpha, other, omim], {1: 2})
+    assert [(r.disease_id, r.other_ids, r.score) for r in merged] == [("OMIM:2", ("ORPHA:1",), 3.0),
+                                                                     ("OMIM:7", (), 2.5)]
+    assert merged[0].name.startswith("Neurodevelopmental") and merged[0].node_id == 1  # scored as ORPHA:1
