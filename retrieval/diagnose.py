@@ -205,7 +205,9 @@ def _twin_inputs(store: GraphStore, profiles: DiseaseProfiles) -> tuple:
     for row in store.query(_GENE_LINKS, timeout_ms=60_000):
         genes.setdefault(row["disease"], set()).add(row["gene"])
     ids = {row["disease"]: row["did"] or "" for row in store.query(_DISEASE_IDS, timeout_ms=60_000)}
-    annotated = {disease: {a.phenotype for a in found} for disease, found in profiles.by_disease.items()}
+    # HPO's own annotations: FPKG's published cases would make a twin look unlike its Orphanet entry
+    annotated = {disease: {a.phenotype for a in found if "HPO" in a.source}
+                 for disease, found in profiles.by_disease.items()}
     return {d: frozenset(g) for d, g in genes.items()}, ids, annotated
 
 
