@@ -76,16 +76,25 @@ class PhenotypeMatcher:
 
 def _match(matrix: sparse.csr_matrix, raw: np.ndarray, ic: np.ndarray, columns: list[int]):
     """(symmetric similarity, exact matches) of each row of `matrix` against the patient terms
-    whose Resnik rows are `raw` and whose term columns are `columns`."""
-    sizes = np.asarray(matrix.getnnz(axis=1), dtype=np.float32)
+    whose Resnik rows are `raw` and whose term columns are `columns`: one pass over the
+    annotations (segment maxima and sums per disease), not one sparse product per term."""
+    indptr, indices = matrix.indptr, matrix.indices
+    sizes = np.diff(indptr)
+    rows = np.flatnonzero(sizes)
+    starts = indptr[:-1][rows]
     to_disease = np.zeros(matrix.shape[0], dtype=np.float32)
-    for q, row in zip(columns, raw, strict=True):
-        best = matrix.multiply(row / ic[q]).tocsr().max(axis=1).toarray().ravel()
-        to_disease += best
-    to_disease /= len(columns)
-    to_patient = matrix @ (raw.max(axis=0) / ic)  # sum over each disease's terms of its best match
-    with np.errstate(invalid="ignore", divide="ignore"):
-        to_patient = np.where(sizes > 0, to_patient / sizes, 0.0)
+    to_patient = np.zeros(matrix.shape[0], dtype=np.float32)
+    exact = np.zeros(matrix.shape[0], dtype=np.int64)
+    if len(rows):
+        # each patient term against each annotation, divided by the patient term's IC
+        # (annotations × patient terms), contiguous per annotation: the segment maxima run row-wise
+        scaled = np.ascontiguousarray((raw / ic[columns][:, None]).T, dtype=np.float32)[indices]
+        to_disease[rows] = np.maximum.reduceat(scaled, starts, axis=0).mean(axis=1)
+        # each annotation's best patient match, divided by the annotation's IC
+        best_for_term = raw.max(axis=0) / ic
+        to_patient[rows] = np.add.reduceat(best_for_term[indices], starts) / sizes[rows]
+        is_patient_term = np.zeros(len(ic), dtype=np.int64)
+        is_patient_term[columns] = 1
+        exact[rows] = np.add.reduceat(is_patient_term[indices], starts)
     match = np.minimum(0.5 * (to_disease + to_patient), 1.0).astype(np.float32)
-    exact = np.asarray(matrix[:, columns].sum(axis=1)).ravel().astype(np.int64)
     return match, exact
