@@ -64,6 +64,19 @@ class Context:
             self.started_pipeline = True
         return self._pipeline
 
+    def provenance(self) -> dict:
+        """What produced a run's figures: the HPO release, the graph and the NER model (when the
+        run used the pipeline)."""
+        if self._pipeline is None:
+            return {}
+        from kg_dump.hpo_layer import hpo_release
+
+        report = self._pipeline.build_report
+        graph = {"with_hpo": report.with_hpo, **{k: report.counts.get(k) for k in ("nodes", "relationships")}} \
+            if report else None
+        return {"hpo": hpo_release(), "graph": graph,
+                "ner_model": self._pipeline.recognizer.model_name or "rules only"}
+
     def close(self) -> None:
         if self.started_pipeline:
             self._pipeline.close()
@@ -99,7 +112,7 @@ def main(argv: list[str] | None = None, *, pipeline=None, settings: Settings | N
         context.close()
     if variant is not None:  # None: the handler saved what it made itself (report, all)
         path = results.save(args.command, variant, result, seconds=time.perf_counter() - started, argv=argv,
-                            folder=args.results_dir)
+                            folder=args.results_dir, provenance=context.provenance())
         print(f"saved {path}", file=sys.stderr)
     print(json.dumps(result, indent=1, default=str) if args.json else text)
     failed = result.get("failed_checks")

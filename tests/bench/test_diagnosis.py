@@ -59,7 +59,12 @@ def test_selective_subset(capsys, pipeline, tmp_path):
     assert out["accuracy"]["top1_linked"] >= 0.8  # the first five are easy for the ranker
     saved = list((tmp_path / "diagnosis").glob("*.json"))
     assert [p.name for p in saved] == ["Publication_patient_question-cypher-grounded-limit5.json"]
-    assert json.loads(saved[0].read_text())["rerun"].startswith("python -m bench diagnosis")
+    record = json.loads(saved[0].read_text())
+    assert record["rerun"].startswith("python -m bench diagnosis")
+    # what produced the figures: the HPO release, the graph as the store holds it, the NER model
+    provenance = record["provenance"]
+    assert provenance["hpo"]["hp_obo"].startswith("hp/releases/") and provenance["ner_model"] == "rules only"
+    assert provenance["graph"]["nodes"] == pipeline.store.counts()["total_nodes"]
 
 
 def test_any_csv_with_extra_columns_held_out_and_vector(capsys, pipeline, tmp_path):
