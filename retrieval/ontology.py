@@ -62,23 +62,3 @@ class PhenotypeOntology:
 
     def resnik_rows(self, terms: list[int]) -> np.ndarray:
         return np.stack([self.resnik_row(term) for term in terms])
-
-    def similarity_row(self, term: int) -> np.ndarray:
-        """Resnik similarity of `term` to every term, divided by the term's own IC (so in [0, 1])."""
-        i = self.index.get(term)
-        if i is None:
-            return np.zeros(len(self.terms), dtype=np.float32)
-        return np.minimum(self.resnik_row(term) / self.ic[i], 1.0)
-
-    def best_matches(self, patient: list[int], disease: set[int]) -> list[tuple[int, int | None, float]]:
-        """For each patient term: (term, its best-matching disease term, similarity in [0, 1])."""
-        columns = np.array(sorted(self.index[t] for t in disease if t in self.index), dtype=np.int64)
-        matches = []
-        for term in patient:
-            if not len(columns):
-                matches.append((term, None, 0.0))
-                continue
-            scores = self.similarity_row(term)[columns]
-            best = int(np.argmax(scores))  # first maximum: the lowest id, deterministically
-            matches.append((term, self.terms[columns[best]], float(scores[best])))
-        return matches
