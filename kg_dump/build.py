@@ -38,13 +38,15 @@ class BuildReport:
     added: dict = field(default_factory=dict)
     seconds: dict = field(default_factory=dict)
     skipped: bool = False
+    hpo_release: str = ""  # hp.obo's data-version, e.g. "hp/releases/2025-01-16"
 
 
 def _inputs(settings: Settings, with_hpo: bool, hpo_dir: Path | None) -> dict:
+    """What a built graph depends on; `hpo_dir` (the --hpo-dir option) overrides HPO_DATA_DIR."""
     dump = data_file(settings.data_dir, "FPKG.dump")
     inputs = {"build_version": BUILD_VERSION, "dump_size": dump.stat().st_size, "with_hpo": with_hpo}
     if with_hpo:
-        inputs["hpo"] = release_fingerprint(hpo_dir or default_hpo_dir())
+        inputs["hpo"] = release_fingerprint(hpo_dir or settings.hpo_dir or default_hpo_dir())
     return inputs
 
 
@@ -58,7 +60,9 @@ def assemble_graph(settings: Settings, *, with_hpo: bool = True,
     report.seconds["read_dump"] = round(time.perf_counter() - started, 2)
     if with_hpo:
         started = time.perf_counter()
-        merge_report = merge_hpo(graph, load_hpo_layer(hpo_dir, settings.cache_dir))
+        layer = load_hpo_layer(hpo_dir or settings.hpo_dir, settings.cache_dir)
+        report.hpo_release = layer.release
+        merge_report = merge_hpo(graph, layer)
         report.merged = dict(merge_report.merged)
         report.added = {"nodes": dict(merge_report.added_nodes),
                         "relationships": dict(merge_report.added_relationships),

