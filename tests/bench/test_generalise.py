@@ -142,7 +142,8 @@ def test_the_command_reports_ranker_and_baseline_on_both_splits(capsys, pipeline
                 assert cell[who]["top1"] <= cell[who]["top10"] <= 1.0
     assert len(out["items"]) == 24
     assert all(item["ranker_rank"] is None or 1 <= item["ranker_rank"] <= 10 for item in out["items"])
-    assert out["hpo"]["hp_obo"].startswith("hp/releases/") and out["graph"]["nodes"]["Sample"] == 1147 and "ner_model" in out
+    assert out["hpo"]["hp_obo"].startswith("hp/releases/")
+    assert out["graph"]["nodes"]["Sample"] == 1147 and "ner_model" in out
     assert out["data"]["lopo"]["samples"] == 1147 and out["data"]["simulated"]["diseases"] > 1000
     # the simple cases are not all missed: both systems find some truths
     assert any(item["ranker_rank"] == 1 for item in out["items"])
