@@ -48,6 +48,7 @@ class PipelineResult:
     timings_ms: dict[str, float] = field(default_factory=dict)
     notices: list[str] = field(default_factory=list)
     selective: bool = False
+    confidence: float | None = None  # that the graph's top-ranked answer is right
     case: DiagnosisCase | None = None
     done: bool = False
 
@@ -140,6 +141,7 @@ class Pipeline:
         diagnosis = self.ranker.rank(case, exclude_pmids)
         result.ranked, result.links, result.cypher = diagnosis.ranked, diagnosis.links, diagnosis.cypher
         result.triples, result.notices = list(diagnosis.triples), list(diagnosis.notices)
+        result.confidence = diagnosis.confidence
         result.timings_ms.update(diagnosis.timings_ms)
         extra: list[Triple] = []
         retrieved = retriever.for_diagnosis(question, [lk for lk in diagnosis.links if lk.node_id])

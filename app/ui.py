@@ -35,6 +35,7 @@ from app.ui_format import (
 )
 from app.validation import parse_age
 from fpkg.errors import InputError, LLMError, StoreError
+from retrieval.confidence import label as confidence_label
 from retrieval.diagnose import DiagnosisCase
 from retrieval.retriever import MODES
 
@@ -78,7 +79,8 @@ def available_backends(pipeline: Pipeline) -> list[str]:
 def diagnose(pipeline: Pipeline, age: str | float | None, sex: str | None, ethnicity: str, gene: str, variant: str,
              phenotypes: list[str] | None, selective: bool, option_a: str, option_b: str, option_c: str,
              option_d: str, mode: str, backend: str, temperature: float) -> Iterator[tuple]:
-    """Diagnose a case. Yields (answer, notices, ranked, triples, cypher, evidence picture, timings)."""
+    """Diagnose a case. Yields (answer, notices, ranked, triples, cypher, evidence picture, timings,
+    confidence)."""
     try:
         age_years = parse_age(age)
     except InputError as e:
@@ -118,7 +120,9 @@ def _run(pipeline: Pipeline, mode: str, backend: str, start: Callable[[], Iterat
                 began = time.perf_counter()
                 picture = evidence_image(result)
                 extra = {"evidence_picture": (time.perf_counter() - began) * 1000}
-            yield (answer_markdown(result.answer), notices_markdown(result), *tables, picture, timings(result, extra))
+            confidence = (confidence_label(result.confidence),) if with_ranked else ()
+            yield (answer_markdown(result.answer), notices_markdown(result), *tables, picture, timings(result, extra),
+                   *confidence)
     except InputError as e:
         raise gr.Error(str(e), title="Please fix the input", print_exception=False) from e
     except StoreError as e:
@@ -139,9 +143,11 @@ def toggle_options(selective: bool) -> dict:
 
 
 def _evidence_panel(prefix: str, with_ranked: bool) -> list[gr.components.Component]:
-    """The same outputs under both tabs: answer, notices, (ranking,) triples, Cypher, picture, timings."""
+    """The same outputs under both tabs: answer, notices, (ranking,) triples, Cypher, picture, timings,
+    (confidence: shown under the answer, returned last so that the API's first outputs stay put)."""
     answer = gr.Markdown("_The answer appears here._", label="Answer", elem_id=f"{prefix}-answer",
                          container=True, show_label=True, line_breaks=True)
+    confidence = [gr.Markdown("", label="Confidence", elem_id=f"{prefix}-confidence")] if with_ranked else []
     notices = gr.Markdown("", label="Notices", elem_id=f"{prefix}-notices")
     components = [answer, notices]
     if with_ranked:
@@ -156,7 +162,7 @@ def _evidence_panel(prefix: str, with_ranked: bool) -> list[gr.components.Compon
     picture = gr.Image(label="Evidence subgraph", type="pil", format="png", interactive=False,
                        elem_id=f"{prefix}-evidence")
     times = gr.JSON(label="Timings (ms)", elem_id=f"{prefix}-timings")
-    return [*components, triples, cypher, picture, times]
+    return [*components, triples, cypher, picture, times, *confidence]
 
 
 def _settings_row(prefix: str, backends: list[str], default_backend: str) -> tuple:

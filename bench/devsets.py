@@ -44,7 +44,7 @@ GENE_DISEASES = "MATCH (g:Genotype)-[:Cause]->(d:Disease) RETURN g.geneName AS g
 @dataclass(frozen=True)
 class DevCase:
     set_name: str  # lopo | simulated
-    condition: str  # gene_variant_phenotypes | gene_phenotypes | phenotypes_only | four_options
+    condition: str  # gene_variant_phenotypes | gene_phenotypes | phenotypes_only | few_phenotypes | four_options
     case_id: str  # stable: the sample's node id, or the disease key and case number
     phenotypes: tuple[str, ...]  # names, as a clinician would type them
     phenotype_ids: tuple[int, ...]  # the same terms' nodes (for the baseline, which does no linking)
@@ -134,9 +134,10 @@ def lopo_cases(store: GraphStore, stats: Counter | None = None) -> list[DevCase]
 def simulated_cases(store: GraphStore, ontology: PhenotypeOntology, profiles: DiseaseProfiles, seed: int = 0,
                     per_disease: int = 1, k: int = 5, stats: Counter | None = None) -> list[DevCase]:
     """For every disease with at least MIN_TERMS facial HPO annotations, `per_disease` simulated
-    patients, each in three conditions: phenotypes_only, gene_phenotypes (only where HPO links a
-    gene to the disease: without one it would repeat phenotypes_only) and four_options (with the
-    gene when there is one). Each disease draws from its own seeded generator, so a case does not
+    patients, each in four conditions: phenotypes_only, gene_phenotypes (only where HPO links a
+    gene to the disease: without one it would repeat phenotypes_only), four_options (with the
+    gene when there is one) and few_phenotypes (one to three of its terms, no gene, no noise: how
+    people often ask). Each disease draws from its own seeded generators, so a case does not
     change when other diseases come or go."""
     stats = stats if stats is not None else Counter()
     names = diseases(store)
@@ -165,6 +166,10 @@ def simulated_cases(store: GraphStore, ontology: PhenotypeOntology, profiles: Di
             if gene:
                 cases.append(DevCase(condition="gene_phenotypes", gene=gene, options=None, **common))
             cases.append(DevCase(condition="four_options", gene=gene, options=options, **common))
+            few = _few_terms(random.Random(f"{seed}:{key}:{number}:few"), terms, ontology)
+            cases.append(DevCase(condition="few_phenotypes", gene=None, options=None,
+                                 **{**common, "phenotypes": tuple(profiles.phenotype_names.get(t, "") for t in few),
+                                    "phenotype_ids": tuple(few)}))
     stats["cases"] = len(cases)
     return cases
 
@@ -186,6 +191,17 @@ def _simulate_terms(rng: random.Random, terms: list[int], ontology: PhenotypeOnt
         if term not in terms and term not in picked and term not in noise:
             noise.append(term)
     return picked + noise
+
+
+def _few_terms(rng: random.Random, terms: list[int], ontology: PhenotypeOntology) -> list[int]:
+    """One to three of the disease's terms, each made vaguer with IMPRECISION's chance, no noise."""
+    picked: list[int] = []
+    for term in rng.sample(terms, rng.randint(1, 3)):
+        parents = sorted(ontology.parents.get(term, ()))
+        term = rng.choice(parents) if parents and rng.random() < IMPRECISION else term
+        if term not in picked:
+            picked.append(term)
+    return picked
 
 
 class _Sharing:

@@ -5,9 +5,10 @@ with a plain baseline (gene filter + Resnik, bench/baseline.py) run beside it on
 
 Sets (bench/devsets.py): `lopo`, every FPKG patient with its paper held out (condition
 gene_variant_phenotypes); `simulated`, patients drawn from HPO annotations with imprecision and
-noise (gene_phenotypes, phenotypes_only, four_options). Cases split into dev and test by a fixed
-hash of their disease: tune on dev, report test. `--limit N` takes N cases per set, condition and
-split, the same pseudo-random pick every run (ordered by a hash of the case id).
+noise (gene_phenotypes, phenotypes_only, four_options), and sparse descriptions of one to three
+terms (few_phenotypes). Cases split into dev and test by a fixed hash of their disease: tune on
+dev, report test. `--limit N` takes N cases per set, condition and split, the same pseudo-random
+pick every run (ordered by a hash of the case id).
 
 A ranked answer is right when it is the true disease node or has its OMIM/ORPHA id; an option
 answer when it is the true option's letter. Option conditions report top-1 only.
@@ -23,14 +24,17 @@ from typing import Any
 
 from bench.baseline import PlainBaseline
 from bench.devsets import DevCase, lopo_cases, simulated_cases
+from bench.reliability import calibration, reliability_markdown
 from bench.results import variant_name
 from bench.runtime import percentiles, progress
 from fpkg.errors import BenchError
 from kg_dump.hpo_layer import hpo_release
-from retrieval.diagnose import DiagnosisCase, RankedDisease
+from retrieval.confidence import case_shape
+from retrieval.confidence import features as confidence_features
+from retrieval.diagnose import WEIGHTS, DiagnosisCase, RankedDisease
 
 CONDITIONS = {"lopo": ("gene_variant_phenotypes",),
-              "simulated": ("gene_phenotypes", "phenotypes_only", "four_options")}
+              "simulated": ("gene_phenotypes", "phenotypes_only", "few_phenotypes", "four_options")}
 SPLITS = ("dev", "test")
 TOP_K = 10
 
@@ -98,7 +102,9 @@ def run_case(pipeline, baseline: PlainBaseline, case: DevCase) -> dict[str, Any]
             "ranker_rank": ranker_position(diagnosis.ranked, case),
             "ranker_top": diagnosis.answer.name if diagnosis.answer else None,
             "baseline_rank": position, "baseline_top": top,
-            "ranker_ms": round(ranker_ms, 2), "baseline_ms": round(baseline_ms, 2)}
+            "ranker_ms": round(ranker_ms, 2), "baseline_ms": round(baseline_ms, 2),
+            "confidence": diagnosis.confidence,
+            "features": confidence_features(diagnosis, WEIGHTS["phenotype"]), "shape": case_shape(diagnosis)}
 
 
 def shares(items: list[dict[str, Any]], who: str, options: bool) -> dict[str, float | None]:
@@ -134,6 +140,8 @@ def run(pipeline, *, sets: list[str], splits: list[str], limit: int | None = Non
             "ner_model": pipeline.settings.ner_model, "baseline_candidates": len(baseline),
             "graph": {"nodes": counts["nodes"], "relationships": counts["relationships"]}, "data": data,
             "cells": [cell(key, items[key]) for key in order],
+            "calibration": {split: calibration([i for key in order if key[2] == split for i in items[key]])
+                            for split in splits},
             "items": [item for key in order for item in items[key]]}
 
 
@@ -158,6 +166,9 @@ def summary(result: dict[str, Any]) -> str:
     if partial:  # where some truths are Orphanet diseases, which the baseline cannot name
         lines += ["", "Cases whose truth is an OMIM disease (the only kind the baseline knows):", "", *header]
         lines += [row(c, c["omim_truth"]) for c in partial]
+    for split, figures in result.get("calibration", {}).items():
+        if figures:
+            lines += ["", *reliability_markdown(f"Confidence of the top answer, {split}", figures)]
     return "\n".join(lines)
 
 

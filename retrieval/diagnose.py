@@ -20,6 +20,8 @@ import time
 from dataclasses import dataclass, field
 
 from graphstore.store import GraphStore
+from retrieval.confidence import ConfidenceModel, case_shape
+from retrieval.confidence import features as confidence_features
 from retrieval.diagnosis_queries import DiagnosisEvidence, gather_evidence
 from retrieval.linking import EntityLinker
 from retrieval.ontology import PhenotypeOntology
@@ -59,6 +61,7 @@ class RankedDisease:
     option: str | None = None  # the option letter, in selective mode
     in_graph: bool = True
     exact: int = 0  # patient terms the disease is annotated with exactly (breaks ties)
+    annotated: int = 0  # facial phenotypes the disease is annotated with
     other_ids: tuple[str, ...] = ()  # the same disease's other entries (an Orphanet group)
 
 
@@ -72,6 +75,8 @@ class Diagnosis:
     notices: list[str] = field(default_factory=list)
     options_not_in_graph: list[str] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
+    confidence: float | None = None  # that the top answer is right (retrieval/confidence.py)
+    information: float = 0.0  # the linked phenotypes' summed information content: how much they say
 
     @property
     def answer(self) -> RankedDisease | None:
@@ -85,6 +90,7 @@ class DiagnosisRanker:
         self.profiles = profiles if profiles is not None else DiseaseProfiles.from_store(store)
         self.matcher = PhenotypeMatcher(ontology, self.profiles)
         self.twin_of = find_twins(*_twin_inputs(store, self.profiles))
+        self.confidence_model = ConfidenceModel.load()
 
     def rank(self, case: DiagnosisCase, exclude_pmids: frozenset[int] = frozenset()) -> Diagnosis:
         started = time.perf_counter()
@@ -115,6 +121,11 @@ class DiagnosisRanker:
             notices.append("The graph holds no disease for this gene or these phenotypes.")
         diagnosis = Diagnosis(ranked, bool(case.options), links, evidence.triples_for(ranked), evidence.runs,
                               notices, missing)
+        diagnosis.information = round(sum(float(self.ontology.ic[self.ontology.index[p]])
+                                          for p in phenotypes if p in self.ontology.index), 4)
+        values = confidence_features(diagnosis, WEIGHTS["phenotype"])
+        if self.confidence_model is not None and values is not None:
+            diagnosis.confidence = round(self.confidence_model.probability(values, case_shape(diagnosis)), 4)
         diagnosis.timings_ms = {"linking": _ms(started, linked_at), "queries": _ms(linked_at, queried_at),
                                 "ranking": _ms(queried_at, time.perf_counter())}
         return diagnosis
@@ -162,7 +173,7 @@ class DiagnosisRanker:
             parts["cases"] = round(WEIGHTS["cases"] * cases / evidence.case_total, 4)
             lines.append(f"{cases} of {evidence.case_total} published patients with the gene had it")
         return RankedDisease(info["name"], disease, info.get("disease_id"), round(sum(parts.values()), 4),
-                             parts, lines, exact=exact)
+                             parts, lines, exact=exact, annotated=len(profile))
 
     def _rank_options(self, options: dict[str, str], option_links: dict[str, Link],
                       scored: dict[int, RankedDisease], gene: Link | None) -> tuple[list[RankedDisease], list[str]]:
@@ -178,7 +189,8 @@ class DiagnosisRanker:
                 found = known[letter]
                 ranked.append(RankedDisease(name, found.node_id, found.disease_id, found.score, found.parts,
                                             [f"option links to {found.name} ({option_links[letter].method})",
-                                             *found.evidence], letter, exact=found.exact))
+                                             *found.evidence], letter, exact=found.exact,
+                                            annotated=found.annotated))
                 continue
             missing.append(f"{letter}. {name}")
             parts, lines = {}, ["not in the graph"]

@@ -3,15 +3,21 @@ own vocabulary) and the intent (cue words for the asked-for type, and the named 
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
+
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from fpkg.names import normalise
 from retrieval.linking import EntityLinker
 from retrieval.result import Link
 
 LABEL_TO_TYPE = {"Disease": "DISEASE", "FacePhenotype": "FACIAL_PHENOTYPE", "Genotype": "GENE"}
-MAX_NAME_WORDS = 12
+# Words and punctuation marks: OMIM's longer names run to a dozen words with commas and parentheses.
+MAX_NAME_TOKENS = 40
+TYPO_MAX_WORDS = 6  # the longest run of words looked up as a misspelt name
+TYPO_LABELS = ("FacePhenotype", "Disease")  # not genes: one edit turns CHD7 into CHD8, another gene
 
 # Cue words for what the question asks for, in the vocabulary of the asked-for thing.
 CUES = {
@@ -52,14 +58,16 @@ def find_mentions(question: str, linker: EntityLinker, alternatives: bool = Fals
 
     A node's own name beats another label's synonym ("Crouzon syndrome" is a disease before
     it is a synonym of a phenotype); with `alternatives`, the other readings follow at the
-    end, for intent detection to fall back on. Gene symbols count only when written as symbols (upper
-    case) or after the word 'gene', so ordinary words that are also symbols are not taken."""
+    end, for intent detection to fall back on. A gene symbol in lower case counts unless it is an
+    ordinary word ("set" in "low set ears", "was"); words that match no name are then looked up as
+    misspelt phenotype or disease names."""
     words = [(m.group(), m.start(), m.end()) for m in _WORD.finditer(question)]
     vocabularies = {label: linker.vocabulary(label) for label in LABEL_TO_TYPE}
+    ordinary = ordinary_words(linker)
     taken = [False] * len(words)
     links: list[Link] = []
     others: list[Link] = []
-    for size in range(min(MAX_NAME_WORDS, len(words)), 0, -1):
+    for size in range(min(MAX_NAME_TOKENS, len(words)), 0, -1):
         for i in range(len(words) - size + 1):
             if any(taken[i:i + size]) or not _is_word(words[i][0]) or not _is_word(words[i + size - 1][0]):
                 continue
@@ -67,23 +75,64 @@ def find_mentions(question: str, linker: EntityLinker, alternatives: bool = Fals
             key = normalise(text)
             found = [linker.link(text, LABEL_TO_TYPE[label]) for label, vocabulary in vocabularies.items()
                      if key and key in vocabulary
-                     and (label != "Genotype" or _written_as_gene(words, i, text))]
+                     and (label != "Genotype" or _written_as_gene(words, i, text, ordinary))]
             found = [link for link in found if link.node_id is not None]
             if found:
                 found.sort(key=lambda link: (link.method != "exact", list(LABEL_TO_TYPE).index(link.label)))
                 links.append(found[0])
                 others.extend(found[1:])
                 taken[i:i + size] = [True] * size
+    links += _typo_mentions(question, words, taken, linker, ordinary)
     return links + others if alternatives else links
+
+
+@functools.lru_cache(maxsize=8)  # once per linker: a pipeline has one
+def ordinary_words(linker: EntityLinker) -> frozenset[str]:
+    """English function words and the words of phenotype and disease names: what a question is
+    written in, as opposed to gene symbols and misspellings."""
+    english = ENGLISH_STOP_WORDS | {word for cues in CUES.values() for cue in cues for word in cue.split()}
+    # disease names hold gene symbols ("FGFR2-related craniosynostosis"): those stay symbols
+    disease_words = linker.words("Disease") - linker.vocabulary("Genotype")
+    return frozenset(english | {normalise(word) for word in english} | linker.words("FacePhenotype") | disease_words)
+
+
+def _typo_mentions(question: str, words: list[tuple[str, int, int]], taken: list[bool], linker: EntityLinker,
+                   ordinary: frozenset[str]) -> list[Link]:
+    """Misspelt names among the words nothing matched: runs of words that hold at least one word
+    of no name or English (the likely typo), matched by edit similarity, longest runs first."""
+    found: list[Link] = []
+    for size in range(min(TYPO_MAX_WORDS, len(words)), 0, -1):
+        for i in range(len(words) - size + 1):
+            run = words[i:i + size]
+            if any(taken[i:i + size]) or not all(_is_word(token) for token, _, _ in run):
+                continue
+            if all(_is_known(token, ordinary) for token, _, _ in run):
+                continue
+            text = question[run[0][1]:run[-1][2]]
+            matches = [m for label in TYPO_LABELS if (m := linker.typo_match(text, LABEL_TO_TYPE[label]))]
+            if matches:
+                found.append(max(matches, key=lambda link: link.score))
+                taken[i:i + size] = [True] * size
+    return found
+
+
+def _is_known(token: str, ordinary: frozenset[str]) -> bool:
+    """A word of English or of some name ("low-set": "low" and "set"), or one with digits (a symbol)."""
+    return any(c.isdigit() for c in token) or all(word in ordinary for word in normalise(token).split())
 
 
 def _is_word(token: str) -> bool:
     return any(c.isalnum() for c in token)
 
 
-def _written_as_gene(words: list[tuple[str, int, int]], i: int, text: str) -> bool:
+def _written_as_gene(words: list[tuple[str, int, int]], i: int, text: str, ordinary: frozenset[str]) -> bool:
+    """A symbol in capitals, one after the word 'gene', or one in lower case that is no ordinary word."""
     after_gene = i > 0 and words[i - 1][0].lower() in ("gene", "genes")
-    return after_gene or (text.upper() == text and any(c.isalpha() for c in text) and len(text) > 1)
+    if after_gene:
+        return True
+    if len(text) < 2 or not any(c.isalpha() for c in text):
+        return False
+    return text.upper() == text or text.lower() not in ordinary
 
 
 def asked_for(question: str) -> list[str]:

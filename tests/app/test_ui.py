@@ -88,8 +88,10 @@ def test_the_radio_offers_exactly_the_pipelines_modes():
 
 def test_diagnose_handler_streams_the_panel(pipeline):
     outputs = list(diagnose(pipeline, *CHD7.values(), "cypher", "grounded", 0.0))
-    answer, notices, ranked, triples, cypher, picture, timings = outputs[-1]
+    answer, notices, ranked, triples, cypher, picture, timings, confidence = outputs[-1]
     assert answer.startswith("Most likely: CHARGE syndrome")
+    # gene, published variant and phenotypes agree: the calibrated confidence is high
+    assert confidence.startswith("Confidence ") and "Low" not in confidence
     assert ranked[0][1] == "CHARGE syndrome" and triples and "MATCH" in cypher
     assert picture is not None and picture.size[0] > 300
     steps = {name: ms for name, ms in timings.items() if name != "total"}

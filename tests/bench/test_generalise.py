@@ -78,9 +78,11 @@ def test_simulated_cases_are_deterministic_with_four_distinct_options(pipeline, 
     assert [c.phenotype_ids for c in other] != [c.phenotype_ids for c in simulated]
     genes = gene_diseases(pipeline.store)
     conditions = Counter(case.condition for case in simulated)
-    assert conditions["phenotypes_only"] == conditions["four_options"] > conditions["gene_phenotypes"] > 1000
+    assert conditions["phenotypes_only"] == conditions["four_options"] == conditions["few_phenotypes"] \
+        > conditions["gene_phenotypes"] > 1000
     for case in simulated:
-        assert 2 <= len(case.phenotype_ids) <= 7 and len(set(case.phenotype_ids)) == len(case.phenotype_ids)
+        fewest, most = (1, 3) if case.condition == "few_phenotypes" else (2, 7)
+        assert fewest <= len(case.phenotype_ids) <= most and len(set(case.phenotype_ids)) == len(case.phenotype_ids)
         assert not case.exclude_pmids and case.variant is None
         if case.condition == "gene_phenotypes":
             assert case.gene in genes[case.truth_node]
@@ -130,6 +132,7 @@ def test_the_command_reports_ranker_and_baseline_on_both_splits(capsys, pipeline
     cells = {(c["set"], c["condition"], c["split"]): c for c in out["cells"]}
     assert set(cells) == {(s, c, sp) for s, conditions in (("lopo", ["gene_variant_phenotypes"]),
                                                             ("simulated", ["gene_phenotypes", "phenotypes_only",
+                                                                           "few_phenotypes",
                                                                            "four_options"]))
                           for c in conditions for sp in ("dev", "test")}
     for (_, condition, _), cell in cells.items():
@@ -140,7 +143,7 @@ def test_the_command_reports_ranker_and_baseline_on_both_splits(capsys, pipeline
                 assert cell[who]["top10"] is None
             else:
                 assert cell[who]["top1"] <= cell[who]["top10"] <= 1.0
-    assert len(out["items"]) == 24
+    assert len(out["items"]) == 30
     assert all(item["ranker_rank"] is None or 1 <= item["ranker_rank"] <= 10 for item in out["items"])
     assert out["hpo"]["hp_obo"].startswith("hp/releases/")
     assert out["graph"]["nodes"]["Sample"] == 1147 and "ner_model" in out
@@ -150,3 +153,25 @@ def test_the_command_reports_ranker_and_baseline_on_both_splits(capsys, pipeline
     assert any(item["baseline_rank"] == 1 for item in out["items"])
     saved = list((tmp_path / "generalise").glob("*.json"))
     assert [p.name for p in saved] == ["lopo+simulated-dev+test-limit3.json"]
+
+
+def test_calibrate_fits_on_dev_and_reports_brier_and_reliability_on_test(capsys, pipeline, tmp_path):
+    from retrieval.confidence import FEATURES, ConfidenceModel
+
+    capsys.readouterr()
+    model_path = tmp_path / "model.json"
+    assert main(["calibrate", "--limit", "6", "--json", "--results-dir", str(tmp_path), "--torch-threads", "0",
+                 "--model-out", str(model_path)], pipeline=pipeline) == 0
+    out = json.loads(capsys.readouterr().out)
+    fitted = ConfidenceModel.load(model_path)
+    # leave-one-paper-out cases name a variant (where their paper gave one); simulated ones never do
+    assert fitted is not None and fitted.fitted_on["split"] == "dev"
+    shapes = fitted.fitted_on["cases"]
+    assert sum(shapes.values()) == 30 and 1 <= shapes["with_variant"] <= 6
+    assert all(list(coef) == list(FEATURES) for coef in out["coef"].values())
+    for split in ("dev", "test"):
+        figures = out["calibration"][split]
+        assert figures["n"] == 30 and 0.0 <= figures["brier"] <= 1.0
+        assert sum(row["n"] for row in figures["reliability"]) == 30
+        assert out["calibration"][f"{split}, lopo"]["n"] == 6
+    assert (tmp_path / "calibration.png").stat().st_size > 5_000
