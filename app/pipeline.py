@@ -172,7 +172,8 @@ class Pipeline:
         if "total" in retrieved.timings_ms:
             retrieved.timings_ms[f"{mode}_retrieval"] = retrieved.timings_ms.pop("total")
         _take(result, retrieved)
-        yield from self._answer(result, generator, ask_messages(question, facts_evidence(retrieved.triples)),
+        evidence = ([retrieved.lead] if retrieved.lead else []) + facts_evidence(retrieved.triples)
+        yield from self._answer(result, generator, ask_messages(question, evidence),
                                 retrieved, temperature, seed, None)
 
     # ---- generation --------------------------------------------------------------------

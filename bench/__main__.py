@@ -2,7 +2,9 @@
 
     diagnosis     accuracy of the differential on a question file (Publication set by default)
     generalise    dev/test sets from public data (held-out papers, simulated patients): ranker and a baseline
+    calibrate     fit the top answer's confidence on the dev cases; its Brier score and reliability on test
     domain        the 100 domain questions: coverage and a MiniLM BERTScore-style score per task
+    question-devset  knowledge questions as people write them (reworded, lower case, typos), from HPO: a CSV
     consistency   each question 5 times: share of the most frequent answer
     temperature   accuracy at T = 0, 0.2, ..., 1.0 and its standard deviation
     perf          per-stage latency, cold start, restart, memory, the GLEE refit baseline, scaling
@@ -38,9 +40,9 @@ from fpkg.errors import EXIT_FAILURE
 # Each module has register(subparsers, common): its parser, with a `handler(args, context)`
 # that returns (variant, result dict, text summary). A parser may also set `environ_defaults`
 # (environment variables applied before torch loads) and a result `failed_checks` (exit 1).
-COMMAND_MODULES = ("bench.diagnosis", "bench.generalise", "bench.domain", "bench.repeat", "bench.perf",
-                   "bench.suite", "bench.report", "bench.load", "bench.vector_speed", "bench.glee_check",
-                   "bench.ner_speed", "bench.gpu_smoke")
+COMMAND_MODULES = ("bench.diagnosis", "bench.generalise", "bench.calibration", "bench.domain", "bench.repeat",
+                   "bench.perf", "bench.suite", "bench.report", "bench.load", "bench.vector_speed", "bench.glee_check",
+                   "bench.ner_speed", "bench.gpu_smoke", "bench.question_devset")
 
 
 class Context:

@@ -24,7 +24,7 @@ from fpkg.errors import HpoError
 # Head or neck, eye, ear: the facial phenotypes' roots.
 FACIAL_ROOTS = ("HP:0000152", "HP:0000478", "HP:0000598")
 HPO_FILES = ("hp.obo", "phenotype.hpoa", "genes_to_phenotype.txt")
-CACHE_VERSION = 4
+CACHE_VERSION = 5
 
 # HPO frequency terms → a representative share of patients.
 FREQUENCY_TERMS = {
@@ -216,7 +216,8 @@ def _read_disease_annotations(path: Path, facial_ids: set[str], layer: HpoLayer)
             frequency = _frequency(row["frequency"])
             previous = best.get(key)
             best[key] = frequency if previous is None else max(previous, frequency or 0.0)
-    layer.disease_phenotypes = sorted((d, p, f) for (d, p), f in best.items())
+    # frequency 0 ("Excluded", 0/n): HPO records the feature as absent, like a NOT annotation
+    layer.disease_phenotypes = sorted((d, p, f) for (d, p), f in best.items() if f != 0.0)
     return names
 
 

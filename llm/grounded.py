@@ -28,7 +28,7 @@ class GroundedWriter(Generator):
         if hasattr(grounding, "ranked"):
             text = write_diagnosis(grounding)
         elif hasattr(grounding, "triples"):
-            text = write_facts(grounding.triples)
+            text = write_facts(grounding.triples, getattr(grounding, "lead", None))
         else:
             text = NO_EVIDENCE_REPLY
         yield from _sentences(text)
@@ -52,10 +52,13 @@ def write_diagnosis(diagnosis) -> str:
     return "\n".join(lines)
 
 
-def write_facts(triples) -> str:
-    """Triples grouped by subject and relation: 'Crouzon syndrome — Exhibit: A, B, C (HPO)'."""
+def write_facts(triples, lead: str | None = None) -> str:
+    """The lead (a yes/no, a count, ...) when there is one, then the triples grouped by subject and
+    relation: 'Crouzon syndrome — Exhibit: A, B, C (HPO)'."""
     if not triples:
-        return NO_EVIDENCE_REPLY
+        return lead or NO_EVIDENCE_REPLY
+    if lead:
+        return lead + "\n" + write_facts(triples)
     grouped: dict[tuple[str, str], list[str]] = defaultdict(list)
     sources: dict[tuple[str, str], set[str]] = defaultdict(set)
     for triple in triples:

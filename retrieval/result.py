@@ -71,3 +71,4 @@ class RetrievalResult:
     timings_ms: dict[str, float] = field(default_factory=dict)
     notices: list[str] = field(default_factory=list)
     intent: str | None = None
+    lead: str | None = None  # a sentence that answers the question's kind (yes/no, count, ...)

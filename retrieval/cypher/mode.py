@@ -21,6 +21,7 @@ from retrieval.cypher.checker import check_cypher
 from retrieval.cypher.templates import run_template
 from retrieval.intent import detect_intent, find_mentions
 from retrieval.linking import EntityLinker
+from retrieval.question_types import answer_structured
 from retrieval.result import NAME_PROPERTIES, CypherRun, Link, RetrievalResult, Triple
 from retrieval.retriever import Retriever
 
@@ -60,7 +61,13 @@ class CypherRetriever(Retriever):
                 last = result.cypher[-1] if result.cypher else None
                 what = "could not be run" if last is None or last.error else "found nothing"
                 result.notices.append(f"The LLM's query {what}; the intent templates answered instead.")
-        if not result.triples:
+        structured = None
+        if not result.triples and links is None:
+            structured = answer_structured(question, find_mentions(question, self.linker), self.store)
+        if structured is not None:
+            result.intent, result.lead = structured.intent, structured.lead
+            result.triples, result.cypher = structured.triples, result.cypher + structured.runs
+        elif not result.triples:
             intent = detect_intent(question, mentions)
             if intent is None:
                 result.notices.append("No known question type and graph entity were recognised in the question.")

@@ -82,10 +82,28 @@ TEMPLATES = {t.intent: t for t in [
              + _triple_return("v", "r", "d"), "published cases with the gene and their diagnoses"),
 ]}
 
+# Does the graph link two given nodes? $a and $b are node ids; a more specific phenotype counts
+# for the one asked about ("Severe hypertelorism" answers "is hypertelorism seen in ...").
+LINK_CHECKS = {t.intent: t for t in [
+    Template("disease_has_phenotype", "Disease",
+             "MATCH (d:Disease)-[r:Exhibit]->(q:FacePhenotype)-[:is_a*0..12]->(p:FacePhenotype) "
+             "WHERE d.nid = $a AND p.nid = $b " + _triple_return("d", "r", "q"), "a disease has a phenotype"),
+    Template("gene_causes_disease", "Genotype",
+             "MATCH (g:Genotype)-[r:Cause]->(d:Disease) WHERE g.nid = $a AND d.nid = $b "
+             + _triple_return("g", "r", "d"), "a gene is linked to a disease"),
+    Template("gene_variants_cause_disease", "Genotype",
+             "MATCH (g:Genotype)<-[:Have]-(v:Variation)-[r:Cause]->(d:Disease) WHERE g.nid = $a AND d.nid = $b "
+             + _triple_return("v", "r", "d"), "a gene's published variant causes a disease"),
+    Template("gene_affects_phenotype", "Genotype",
+             "MATCH (g:Genotype)-[r:Affect]->(q:FacePhenotype)-[:is_a*0..12]->(p:FacePhenotype) "
+             "WHERE g.nid = $a AND p.nid = $b " + _triple_return("g", "r", "q"), "a gene affects a phenotype"),
+]}
+
 # An intent may need a companion query to be complete (HPO links and FPKG variants).
 COMPANIONS = {
     "diseases_of_gene": ["diseases_of_gene_variants"],
     "genes_of_disease": ["genes_of_disease_variants"],
+    "gene_causes_disease": ["gene_variants_cause_disease"],
 }
 
 
@@ -102,6 +120,19 @@ def run_template(store: GraphStore, intent: str, ids: list[int],
         rows = store.query(template.cypher, params, timeout_ms=TEMPLATE_TIMEOUT_MS)
         runs.append(CypherRun(template.cypher, params, origin=f"template:{name}", rows=len(rows)))
         triples.extend(_synonym_triples(rows) if name == "synonyms_of_phenotype" else rows_to_triples(rows))
+    return triples, runs
+
+
+def run_link_check(store: GraphStore, check: str, a: int, b: int) -> tuple[list[Triple], list[CypherRun]]:
+    """The triples that link node `a` to node `b` by one of LINK_CHECKS (none: not recorded)."""
+    triples: list[Triple] = []
+    runs: list[CypherRun] = []
+    for name in [check, *COMPANIONS.get(check, [])]:
+        template = LINK_CHECKS[name]
+        params = {"a": a, "b": b}
+        rows = store.query(template.cypher, params, timeout_ms=TEMPLATE_TIMEOUT_MS)
+        runs.append(CypherRun(template.cypher, params, origin=f"template:{name}", rows=len(rows)))
+        triples.extend(rows_to_triples(rows))
     return triples, runs
 
 

@@ -193,3 +193,12 @@ def test_an_unreadable_obo_file_is_named(small_release, tmp_path):
     (small_release / "hp.obo").write_text("[Term]\nid: HP:1\nis_a: \x00\n[Typedef\n")
     with pytest.raises(HpoError, match="hp.obo"):
         load_hpo_layer(small_release, tmp_path / "cache")
+
+
+def test_an_excluded_feature_is_not_a_present_one(small_release, tmp_path):
+    hpoa = (small_release / "phenotype.hpoa").read_text()
+    excluded = "OMIM:999002\tSeizure-only disorder\t\tHP:0000316\tPMID:2\tPCS\t\tHP:0040285\t\t\tP\tHPO:x\n"
+    (small_release / "phenotype.hpoa").write_text(hpoa + excluded)
+    layer = load_hpo_layer(small_release, tmp_path / "cache")
+    assert ("OMIM:999002", "HP:0000316", 0.0) not in layer.disease_phenotypes
+    assert ("OMIM:999001", "HP:0000316", 0.75) in layer.disease_phenotypes

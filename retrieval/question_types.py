@@ -1,0 +1,186 @@
+"""Questions beyond one intent, answered from the graph without an LLM: yes/no about a link,
+what two or more genes, phenotypes or diseases have in common, a comparison of two diseases,
+counts, and compound questions that ask for two things.
+
+Each answer has a lead sentence that names what was asked for (the grounded writer starts with
+it; an LLM gets it as the first line of evidence) and only the triples behind it. A link the
+graph does not hold is "Not recorded", never "No": absence of a record is not evidence of absence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from graphstore.store import GraphStore
+from retrieval.cypher.templates import run_link_check, run_template
+from retrieval.intent import INTENTS, asked_for
+from retrieval.result import CypherRun, Link, Triple
+
+YES_NO_STARTS = {"is", "are", "does", "do", "did", "can", "could", "was", "were", "has", "have", "will", "would",
+                 "should", "may", "might"}
+BOTH_CUES = ("both", "in common", "shared", "share", "common to", "all of", "together")
+COMPARE_CUES = ("compare", "comparison", "differ", "difference", "distinguish", " vs", "versus")
+COUNT_CUES = ("how many", "number of")
+PLURALS = {"Disease": "diseases", "FacePhenotype": "facial phenotypes", "Genotype": "genes"}
+SINGULARS = {"Disease": "disease", "FacePhenotype": "facial phenotype", "Genotype": "gene"}
+# Which link check a yes/no question about two kinds of node asks for.
+LINK_CHECKS = {("Disease", "FacePhenotype"): "disease_has_phenotype", ("Genotype", "Disease"): "gene_causes_disease",
+               ("Genotype", "FacePhenotype"): "gene_affects_phenotype"}
+LISTED = 30  # names shown per list in a lead; the triples hold them all
+
+
+@dataclass
+class Answered:
+    kind: str  # yes_no, intersection, comparison, count, compound
+    lead: str
+    triples: list[Triple] = field(default_factory=list)
+    runs: list[CypherRun] = field(default_factory=list)
+    intent: str = ""
+
+
+def answer_structured(question: str, links: list[Link], store: GraphStore) -> Answered | None:
+    """The answer when the question is of one of these kinds, None when it is a plain intent."""
+    named = _named(links)
+    lowered = f" {question.lower()} "
+    words = question.lower().split()
+    by_label: dict[str, list[Link]] = {}
+    for link in named:
+        by_label.setdefault(link.label, []).append(link)
+    if words and words[0].strip("¿?,.") in YES_NO_STARTS:
+        pair = _pair(by_label)
+        if pair is not None:
+            return _yes_no(store, *pair)
+    asked = [thing for thing in asked_for(question) if thing in PLURALS]
+    for label, group in by_label.items():
+        if len(group) < 2:
+            continue
+        if label == "Disease" and (any(cue in lowered for cue in COMPARE_CUES)
+                                   or (any(cue in lowered for cue in BOTH_CUES) and "FacePhenotype" in asked)):
+            return _compare(store, group[:2])
+        if any(cue in lowered for cue in BOTH_CUES):
+            wanted = next((thing for thing in asked if (thing, label) in INTENTS), None)
+            wanted = wanted or ("Disease" if label != "Disease" else "FacePhenotype")
+            return _intersection(store, label, wanted, group)
+    if len(by_label) == 1:
+        label, group = next(iter(by_label.items()))
+        intents = [(thing, INTENTS[(thing, label)]) for thing in dict.fromkeys(asked) if (thing, label) in INTENTS]
+        if intents and any(cue in lowered for cue in COUNT_CUES):
+            return _count(store, label, intents[0], group)
+        if len(intents) >= 2:
+            return _compound(store, intents, group)
+    return None
+
+
+def _named(links: list[Link]) -> list[Link]:
+    """Linked graph nodes of the three kinds, each once, in the order the question names them."""
+    seen: set[int] = set()
+    named = []
+    for link in links:
+        if link.node_id is not None and link.label in PLURALS and link.node_id not in seen:
+            seen.add(link.node_id)
+            named.append(link)
+    return named
+
+
+def _pair(by_label: dict[str, list[Link]]) -> tuple[str, Link, Link] | None:
+    for (first, second), check in LINK_CHECKS.items():
+        if first in by_label and second in by_label:
+            return check, by_label[first][0], by_label[second][0]
+    return None
+
+
+def _yes_no(store: GraphStore, check: str, first: Link, second: Link) -> Answered:
+    triples, runs = run_link_check(store, check, first.node_id, second.node_id)
+    if not triples:
+        return Answered("yes_no", f"Not recorded: the graph holds no link between {first.name} and {second.name} "
+                                  "(the absence of a record is not evidence that there is none).", [], runs, check)
+    shown = "; ".join(f"{t.head} — {t.relation} → {t.tail}" + (f" ({t.source})" if t.source else "")
+                      for t in triples[:3])
+    return Answered("yes_no", f"Yes: the graph links {first.name} and {second.name} ({shown}).", triples, runs, check)
+
+
+def _other_side(triple: Triple, label: str, entity: int) -> int | None:
+    """The node of `label` in a triple of the entity's intent (not the entity itself)."""
+    if triple.tail_label == label and triple.tail_id != entity:
+        return triple.tail_id
+    if triple.head_label == label and triple.head_id != entity:
+        return triple.head_id
+    return None
+
+
+def _by_entity(store: GraphStore, intent: str, wanted: str, group: list[Link]):
+    """Per named entity: the wanted nodes its intent reaches, with their triples and names."""
+    reached: list[dict[int, list[Triple]]] = []
+    names: dict[int, str] = {}
+    runs: list[CypherRun] = []
+    for link in group:
+        triples, ran = run_template(store, intent, [link.node_id])
+        runs += ran
+        found: dict[int, list[Triple]] = {}
+        for triple in triples:
+            other = _other_side(triple, wanted, link.node_id)
+            if other is not None:
+                found.setdefault(other, []).append(triple)
+                names[other] = triple.tail if triple.tail_id == other else triple.head
+        reached.append(found)
+    return reached, names, runs
+
+
+def _intersection(store: GraphStore, label: str, wanted: str, group: list[Link]) -> Answered:
+    intent = INTENTS[(wanted, label)]
+    reached, names, runs = _by_entity(store, intent, wanted, group)
+    shared = set(reached[0]).intersection(*reached[1:])
+    named = ("both " if len(group) == 2 else "all of ") + _and([link.name for link in group])
+    if not shared:
+        return Answered("intersection", f"Not recorded: the graph links no {SINGULARS[wanted]} to {named}.",
+                        [], runs, intent)
+    listed = _listing(sorted(names[n] for n in shared))
+    lead = f"{len(shared)} {PLURALS[wanted] if len(shared) > 1 else SINGULARS[wanted]} linked to {named}: {listed}."
+    triples = [t for found in reached for node in sorted(shared) for t in found[node]]
+    return Answered("intersection", lead, triples, runs, intent)
+
+
+def _compare(store: GraphStore, diseases: list[Link]) -> Answered:
+    intent = INTENTS[("FacePhenotype", "Disease")]
+    reached, names, runs = _by_entity(store, intent, "FacePhenotype", diseases)
+    first, second = (set(found) for found in reached)
+    a, b = diseases[0].name, diseases[1].name
+    lines = [f"Facial phenotypes of {a} and {b}: {len(first & second)} shared, {len(first - second)} only in {a}, "
+             f"{len(second - first)} only in {b}.",
+             f"Shared: {_listing(sorted(names[n] for n in first & second))}.",
+             f"Only in {a}: {_listing(sorted(names[n] for n in first - second))}.",
+             f"Only in {b}: {_listing(sorted(names[n] for n in second - first))}."]
+    triples = [t for found in reached for ts in found.values() for t in ts]
+    return Answered("comparison", "\n".join(lines), triples, runs, intent)
+
+
+def _count(store: GraphStore, label: str, intent: tuple[str, str], group: list[Link]) -> Answered:
+    wanted, name = intent
+    reached, names, runs = _by_entity(store, name, wanted, group[:1])
+    count = len(reached[0])
+    noun = SINGULARS[wanted] if count == 1 else PLURALS[wanted]
+    lead = f"{count} {noun} linked to {group[0].name} in the graph."
+    return Answered("count", lead, [t for ts in reached[0].values() for t in ts], runs, name)
+
+
+def _compound(store: GraphStore, intents: list[tuple[str, str]], group: list[Link]) -> Answered:
+    triples: list[Triple] = []
+    runs: list[CypherRun] = []
+    for _, name in intents:
+        found, ran = run_template(store, name, [link.node_id for link in group])
+        triples += found
+        runs += ran
+    asked = " and ".join(PLURALS[thing] for thing, _ in intents)
+    return Answered("compound", f"Both parts of the question, for {_and([link.name for link in group])}: {asked}.",
+                    triples, runs, "+".join(name for _, name in intents))
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _listing(names: list[str]) -> str:
+    if not names:
+        return "none"
+    more = len(names) - LISTED
+    return ", ".join(names[:LISTED]) + (f" and {more} more" if more > 0 else "")

@@ -1,0 +1,87 @@
+"""Yes/no, intersection, comparison, count and compound questions, answered from the real graph
+in Cypher mode by the grounded writer; each checked against the graph queried directly."""
+
+from __future__ import annotations
+
+import pytest
+
+GENE_DISEASES = ("MATCH (g:Genotype)-[:Cause]->(d:Disease) WHERE g.geneName = $gene RETURN DISTINCT d.nid AS id "
+                 "UNION MATCH (g:Genotype)<-[:Have]-(:Variation)-[:Cause]->(d:Disease) WHERE g.geneName = $gene "
+                 "RETURN DISTINCT d.nid AS id")
+DISEASE_PHENOTYPES = ("MATCH (d:Disease)-[:Exhibit]->(p:FacePhenotype) WHERE d.dname = $name "
+                      "RETURN DISTINCT p.nid AS id")
+
+
+def ask(pipeline, question: str):
+    return pipeline.ask(question, mode="cypher", backend="grounded")
+
+
+@pytest.mark.parametrize("question", [
+    "Does CHD7 cause CHARGE syndrome?",
+    "is proptosis seen in crouzon syndrome?",
+    "Is hypertelorism a feature of Crouzon syndrome?",
+])
+def test_a_recorded_link_is_a_yes_with_its_triples(pipeline, question):
+    result = ask(pipeline, question)
+    assert result.answer.startswith("Yes: the graph links")
+    assert result.triples and all(run.origin.startswith("template:") and "$a" in run.query for run in result.cypher)
+
+
+@pytest.mark.parametrize("question", [
+    "Does FGFR2 cause Kabuki syndrome 1?",
+    "Is chorioretinal coloboma seen in Apert syndrome?",
+])
+def test_an_absent_link_is_not_recorded_never_no(pipeline, question):
+    result = ask(pipeline, question)
+    assert result.answer.startswith("Not recorded:") and not result.triples
+    assert "No" not in result.answer.split()[:2]
+
+
+def test_a_more_specific_annotation_answers_for_its_parent(pipeline):
+    # HPO annotates diseases with specific terms; asking about a general one still finds them
+    [parent] = pipeline.store.query(
+        "MATCH (d:Disease {dname: 'CHARGE syndrome'})-[:Exhibit]->(:FacePhenotype)-[:is_a]->(p:FacePhenotype) "
+        "WHERE NOT (d)-[:Exhibit]->(p) RETURN p.phenotypeName AS name ORDER BY name LIMIT 1")
+    result = ask(pipeline, f"Is {parent['name'].lower()} seen in CHARGE syndrome?")
+    assert result.answer.startswith("Yes")
+    assert result.triples and all(t.tail != parent["name"] for t in result.triples)
+
+
+def test_diseases_two_genes_have_in_common(pipeline):
+    result = ask(pipeline, "Which diseases do FGFR2 and FGFR3 have in common?")
+    shared = ({r["id"] for r in pipeline.store.query(GENE_DISEASES, {"gene": "FGFR2"})}
+              & {r["id"] for r in pipeline.store.query(GENE_DISEASES, {"gene": "FGFR3"})})
+    assert shared, "the graph links FGFR2 and FGFR3 to some of the same diseases"
+    assert result.answer.startswith(f"{len(shared)} diseases linked to both FGFR2 and FGFR3: ")
+    named = {t.tail_id for t in result.triples if t.tail_label == "Disease"}
+    assert named == shared  # only what was asked for, not every disease of either gene
+
+
+def test_a_comparison_of_two_diseases_counts_shared_and_distinct_phenotypes(pipeline):
+    result = ask(pipeline, "How does Crouzon syndrome differ from Pfeiffer syndrome?")
+    crouzon = {r["id"] for r in pipeline.store.query(DISEASE_PHENOTYPES, {"name": "Crouzon syndrome"})}
+    pfeiffer = {r["id"] for r in pipeline.store.query(DISEASE_PHENOTYPES, {"name": "Pfeiffer syndrome"})}
+    first = result.answer.splitlines()[0]
+    assert first == (f"Facial phenotypes of Crouzon syndrome and Pfeiffer syndrome: {len(crouzon & pfeiffer)} shared, "
+                     f"{len(crouzon - pfeiffer)} only in Crouzon syndrome, {len(pfeiffer - crouzon)} only in "
+                     "Pfeiffer syndrome.")
+
+
+def test_a_count_question_answers_with_the_number_first(pipeline):
+    result = ask(pipeline, "how many genes are associated with Noonan syndrome 1?")
+    genes = {t.head_id for t in result.triples if t.head_label == "Genotype"} | \
+        {t.tail_id for t in result.triples if t.tail_label == "Genotype"}
+    assert genes and result.answer.startswith(f"{len(genes)} gene")
+
+
+def test_a_compound_question_gets_both_parts(pipeline):
+    result = ask(pipeline, "Which genes are associated with Coffin-Siris syndrome 1 and what facial phenotypes "
+                           "does it have?")
+    relations = {t.relation for t in result.triples}
+    assert {"Cause", "Exhibit"} <= relations
+    assert result.answer.startswith("Both parts of the question")
+
+
+def test_a_plain_question_is_still_answered_by_its_intent(pipeline):
+    result = ask(pipeline, "What facial phenotypes are associated with Crouzon syndrome?")
+    assert result.answer.startswith("Crouzon syndrome — facial phenotypes:")
