@@ -24,7 +24,7 @@ from fpkg.errors import HpoError
 # Head or neck, eye, ear: the facial phenotypes' roots.
 FACIAL_ROOTS = ("HP:0000152", "HP:0000478", "HP:0000598")
 HPO_FILES = ("hp.obo", "phenotype.hpoa", "genes_to_phenotype.txt")
-CACHE_VERSION = 5
+CACHE_VERSION = 6
 
 # HPO frequency terms → a representative share of patients.
 FREQUENCY_TERMS = {
@@ -216,8 +216,9 @@ def _read_disease_annotations(path: Path, facial_ids: set[str], layer: HpoLayer)
             frequency = _frequency(row["frequency"])
             previous = best.get(key)
             best[key] = frequency if previous is None else max(previous, frequency or 0.0)
-    # frequency 0 ("Excluded", 0/n): HPO records the feature as absent, like a NOT annotation
-    layer.disease_phenotypes = sorted((d, p, f) for (d, p), f in best.items() if f != 0.0)
+    # kept with frequency 0 when every report says 0 of n patients (HPO lists them so too); the
+    # differential and yes/no answers leave those out (retrieval/profiles.py, LINK_CHECKS)
+    layer.disease_phenotypes = sorted((d, p, f) for (d, p), f in best.items())
     return names
 
 

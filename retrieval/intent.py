@@ -16,7 +16,7 @@ from retrieval.result import Link
 LABEL_TO_TYPE = {"Disease": "DISEASE", "FacePhenotype": "FACIAL_PHENOTYPE", "Genotype": "GENE"}
 # Words and punctuation marks: OMIM's longer names run to a dozen words with commas and parentheses.
 MAX_NAME_TOKENS = 40
-TYPO_MAX_WORDS = 6  # the longest run of words looked up as a misspelt name
+TYPO_MAX_TOKENS = 24  # the longest run of words and punctuation looked up as a misspelt name
 TYPO_LABELS = ("FacePhenotype", "Disease")  # not genes: one edit turns CHD7 into CHD8, another gene
 
 # Cue words for what the question asks for, in the vocabulary of the asked-for thing.
@@ -25,7 +25,8 @@ CUES = {
     "article": ("article", "paper", "publication", "pmid", "literature", "reference"),
     "case": ("case", "patient", "sample", "individual"),
     "variant": ("variant", "mutation", "variation", "hgvs", "allele"),
-    "FacePhenotype": ("phenotype", "feature", "sign", "finding", "dysmorphi", "characteristic", "face"),
+    "FacePhenotype": ("phenotype", "feature", "sign", "finding", "dysmorphi", "characteristic", "face", "facial",
+                      "look"),
     "Disease": ("disease", "syndrome", "disorder", "condition", "diagnos"),
     "Genotype": ("gene",),
 }
@@ -43,6 +44,7 @@ INTENTS = {
     ("article", "Disease"): "articles_of_disease",
     ("article", "Genotype"): "articles_of_gene",
 }
+DESCRIBING = ("case", "variant")
 _WORD = re.compile(r"[\w'-]+|\S")
 
 
@@ -101,10 +103,11 @@ def _typo_mentions(question: str, words: list[tuple[str, int, int]], taken: list
     """Misspelt names among the words nothing matched: runs of words that hold at least one word
     of no name or English (the likely typo), matched by edit similarity, longest runs first."""
     found: list[Link] = []
-    for size in range(min(TYPO_MAX_WORDS, len(words)), 0, -1):
+    for size in range(min(TYPO_MAX_TOKENS, len(words)), 0, -1):
         for i in range(len(words) - size + 1):
             run = words[i:i + size]
-            if any(taken[i:i + size]) or not all(_is_word(token) for token, _, _ in run):
+            if any(taken[i:i + size]) or not _is_word(run[0][0]) or not _is_word(run[-1][0]) \
+                    or run[0][0].lower() in ENGLISH_STOP_WORDS:  # "for Autosomal ..." is no name
                 continue
             if all(_is_known(token, ordinary) for token, _, _ in run):
                 continue
@@ -136,14 +139,16 @@ def _written_as_gene(words: list[tuple[str, int, int]], i: int, text: str, ordin
 
 
 def asked_for(question: str) -> list[str]:
-    """The things the question's cue words name, in the order they appear."""
+    """The things the question's cue words name, in the order they appear; patients and variants
+    last, because they often describe the case ("patients with TDP2 variants: how do they look?")
+    rather than name what is asked for."""
     lowered = question.lower()
     found = []
     for thing, cues in CUES.items():
         positions = [lowered.find(cue) for cue in cues if cue in lowered]
         if positions:
-            found.append((min(positions), thing))
-    return [thing for _, thing in sorted(found)]
+            found.append((thing in DESCRIBING, min(positions), thing))
+    return [thing for _, _, thing in sorted(found)]
 
 
 def detect_intent(question: str, links: list[Link]) -> Intent | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,7 +19,7 @@ import numpy as np
 from rapidfuzz import fuzz, process
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from fpkg.names import normalise
+from fpkg.names import fold_name, normalise
 from graphstore.store import GraphStore
 from retrieval.embedder import embed
 from retrieval.result import Link
@@ -89,7 +89,9 @@ class _LabelIndex:
         self.by_length: dict[int, list[str]] = defaultdict(list)
         for key in self.exact:
             self.by_length[len(key)].append(key)
-        self.words = {word for key in self.exact for word in key.split()}
+        # words of two names or more: one name's own misspelling ("Seckel sydrome") is no word
+        uses = Counter(word for key in self.exact for word in key.split())
+        self.words = {word for word, count in uses.items() if count >= 2}
         self.faiss = None
         if vectors is not None and len(vectors):
             self.faiss = faiss.IndexFlatIP(vectors.shape[1])  # exact search: ~20k names
@@ -142,13 +144,20 @@ class EntityLinker:
         Looked for among names within two characters of its length, by edit similarity alone."""
         label = TYPE_TO_LABEL[entity_type]
         index = self.indexes.get(label)
-        key = normalise(mention)
-        if index is None or len(key) < TYPO_MIN_CHARS:
+        if index is None:
             return None
-        nearby = [k for size in range(len(key) - 2, len(key) + 3) for k in index.by_length.get(size, ())]
-        best = process.extractOne(key, nearby, scorer=fuzz.ratio, score_cutoff=min_ratio * 100)
-        if best is None:
+        found = []
+        # with and without plurals folded: folding a misspelt word ("strabisums") makes it worse
+        for key in {normalise(mention), fold_name(mention)}:
+            if len(key) < TYPO_MIN_CHARS:
+                continue
+            nearby = [k for size in range(len(key) - 2, len(key) + 3) for k in index.by_length.get(size, ())]
+            match = process.extractOne(key, nearby, scorer=fuzz.ratio, score_cutoff=min_ratio * 100)
+            if match is not None:
+                found.append(match)
+        if not found:
             return None
+        best = max(found, key=lambda match: match[1])
         alias = index.exact[best[0]][0]
         return Link(mention, entity_type, alias.node_id, label, alias.name, round(best[1] / 100, 4), "typo")
 

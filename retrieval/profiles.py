@@ -13,7 +13,8 @@ from typing import NamedTuple
 from graphstore.store import GraphStore
 
 LOAD_TIMEOUT_MS = 120_000
-ANNOTATIONS = ("MATCH (d:Disease)-[r:Exhibit]->(p:FacePhenotype) "
+# An annotation seen in 0 of n reported patients (HPO frequency 0) is no feature of the disease.
+ANNOTATIONS = ("MATCH (d:Disease)-[r:Exhibit]->(p:FacePhenotype) WHERE coalesce(r.frequency, 1.0) > 0 "
                "RETURN d.nid AS disease, p.nid AS phenotype, r.pmid AS pmid, r.source AS source")
 PHENOTYPE_NAMES = "MATCH (p:FacePhenotype) RETURN p.nid AS id, p.phenotypeName AS name"
 

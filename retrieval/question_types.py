@@ -9,6 +9,7 @@ graph does not hold is "Not recorded", never "No": absence of a record is not ev
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from graphstore.store import GraphStore
@@ -21,6 +22,11 @@ YES_NO_STARTS = {"is", "are", "does", "do", "did", "can", "could", "was", "were"
 BOTH_CUES = ("both", "in common", "shared", "share", "common to", "all of", "together")
 COMPARE_CUES = ("compare", "comparison", "differ", "difference", "distinguish", " vs", "versus")
 COUNT_CUES = ("how many", "number of")
+# A yes/no question that does not start with its verb: "RDH5 and fundus albipunctatus: any link?"
+YES_NO_CUES = ("any link", "any association", "any connection", "is that", "is it ", "is this", "known feature",
+               "linked?", "associated?", "true that", "right that")
+# ... or asks it after a colon or a comma: "WNT1 and osteogenesis imperfecta: is the gene linked to it?"
+YES_NO_CLAUSE = re.compile(r"[:;,]\s*(" + "|".join(sorted(YES_NO_STARTS)) + r")\b")
 PLURALS = {"Disease": "diseases", "FacePhenotype": "facial phenotypes", "Genotype": "genes"}
 SINGULARS = {"Disease": "disease", "FacePhenotype": "facial phenotype", "Genotype": "gene"}
 # Which link check a yes/no question about two kinds of node asks for.
@@ -46,7 +52,8 @@ def answer_structured(question: str, links: list[Link], store: GraphStore) -> An
     by_label: dict[str, list[Link]] = {}
     for link in named:
         by_label.setdefault(link.label, []).append(link)
-    if words and words[0].strip("¿?,.") in YES_NO_STARTS:
+    if words and (words[0].strip("¿?,.") in YES_NO_STARTS or any(cue in lowered for cue in YES_NO_CUES)
+                  or YES_NO_CLAUSE.search(lowered)):
         pair = _pair(by_label)
         if pair is not None:
             return _yes_no(store, *pair)
@@ -128,7 +135,10 @@ def _by_entity(store: GraphStore, intent: str, wanted: str, group: list[Link]):
 
 def _intersection(store: GraphStore, label: str, wanted: str, group: list[Link]) -> Answered:
     intent = INTENTS[(wanted, label)]
-    reached, names, runs = _by_entity(store, intent, wanted, group)
+    if intent == "diseases_with_phenotypes":  # one query for all: a common phenotype has more diseases than a
+        reached, names, runs = _diseases_with_all(store, group)  # template returns
+    else:
+        reached, names, runs = _by_entity(store, intent, wanted, group)
     shared = set(reached[0]).intersection(*reached[1:])
     named = ("both " if len(group) == 2 else "all of ") + _and([link.name for link in group])
     if not shared:
@@ -138,6 +148,18 @@ def _intersection(store: GraphStore, label: str, wanted: str, group: list[Link])
     lead = f"{len(shared)} {PLURALS[wanted] if len(shared) > 1 else SINGULARS[wanted]} linked to {named}: {listed}."
     triples = [t for found in reached for node in sorted(shared) for t in found[node]]
     return Answered("intersection", lead, triples, runs, intent)
+
+
+def _diseases_with_all(store: GraphStore, phenotypes: list[Link]):
+    """`_by_entity` for diseases with every one of the phenotypes, asked of the graph at once."""
+    ids = [link.node_id for link in phenotypes]
+    triples, runs = run_template(store, "diseases_with_phenotypes", ids, min_matched=len(ids))
+    reached: list[dict[int, list[Triple]]] = [{} for _ in phenotypes]
+    names: dict[int, str] = {}
+    for triple in triples:
+        reached[ids.index(triple.tail_id)].setdefault(triple.head_id, []).append(triple)
+        names[triple.head_id] = triple.head
+    return reached, names, runs
 
 
 def _compare(store: GraphStore, diseases: list[Link]) -> Answered:

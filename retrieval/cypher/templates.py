@@ -87,7 +87,8 @@ TEMPLATES = {t.intent: t for t in [
 LINK_CHECKS = {t.intent: t for t in [
     Template("disease_has_phenotype", "Disease",
              "MATCH (d:Disease)-[r:Exhibit]->(q:FacePhenotype)-[:is_a*0..12]->(p:FacePhenotype) "
-             "WHERE d.nid = $a AND p.nid = $b " + _triple_return("d", "r", "q"), "a disease has a phenotype"),
+             "WHERE d.nid = $a AND p.nid = $b AND coalesce(r.frequency, 1.0) > 0 " + _triple_return("d", "r", "q"),
+             "a disease has a phenotype (not one seen in 0 of n patients)"),
     Template("gene_causes_disease", "Genotype",
              "MATCH (g:Genotype)-[r:Cause]->(d:Disease) WHERE g.nid = $a AND d.nid = $b "
              + _triple_return("g", "r", "d"), "a gene is linked to a disease"),

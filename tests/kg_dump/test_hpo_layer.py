@@ -195,10 +195,10 @@ def test_an_unreadable_obo_file_is_named(small_release, tmp_path):
         load_hpo_layer(small_release, tmp_path / "cache")
 
 
-def test_an_excluded_feature_is_not_a_present_one(small_release, tmp_path):
+def test_a_feature_seen_in_no_patient_keeps_frequency_zero(small_release, tmp_path):
     hpoa = (small_release / "phenotype.hpoa").read_text()
-    excluded = "OMIM:999002\tSeizure-only disorder\t\tHP:0000316\tPMID:2\tPCS\t\tHP:0040285\t\t\tP\tHPO:x\n"
-    (small_release / "phenotype.hpoa").write_text(hpoa + excluded)
+    none_of_five = "OMIM:999002\tSeizure-only disorder\t\tHP:0000316\tPMID:2\tPCS\t\t0/5\t\t\tP\tHPO:x\n"
+    (small_release / "phenotype.hpoa").write_text(hpoa + none_of_five)
     layer = load_hpo_layer(small_release, tmp_path / "cache")
-    assert ("OMIM:999002", "HP:0000316", 0.0) not in layer.disease_phenotypes
+    assert ("OMIM:999002", "HP:0000316", 0.0) in layer.disease_phenotypes  # HPO lists it; the ranker skips it
     assert ("OMIM:999001", "HP:0000316", 0.75) in layer.disease_phenotypes

@@ -85,3 +85,15 @@ def test_a_compound_question_gets_both_parts(pipeline):
 def test_a_plain_question_is_still_answered_by_its_intent(pipeline):
     result = ask(pipeline, "What facial phenotypes are associated with Crouzon syndrome?")
     assert result.answer.startswith("Crouzon syndrome — facial phenotypes:")
+
+
+def test_a_feature_seen_in_no_reported_patient_is_neither_a_yes_nor_used_by_the_differential(pipeline):
+    rows = pipeline.store.query(
+        "MATCH (d:Disease)-[r:Exhibit]->(p:FacePhenotype) WITH d, p, max(coalesce(r.frequency, 1.0)) AS most "
+        "WHERE most = 0 RETURN d.nid AS disease, d.dname AS name, p.nid AS phenotype, p.phenotypeName AS feature "
+        "ORDER BY d.nid, p.nid LIMIT 1")
+    assert rows, "HPO has annotations seen in 0 of n patients"
+    row = rows[0]
+    assert row["phenotype"] not in {a.phenotype for a in pipeline.ranker.profiles.by_disease[row["disease"]]}
+    result = ask(pipeline, f"Is {row['feature'].lower()} seen in {row['name']}?")
+    assert result.answer.startswith("Not recorded")
