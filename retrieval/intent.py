@@ -17,6 +17,7 @@ LABEL_TO_TYPE = {"Disease": "DISEASE", "FacePhenotype": "FACIAL_PHENOTYPE", "Gen
 # Words and punctuation marks: OMIM's longer names run to a dozen words with commas and parentheses.
 MAX_NAME_TOKENS = 40
 TYPO_MAX_TOKENS = 24  # the longest run of words and punctuation looked up as a misspelt name
+TYPO_MIN_LETTERS = 3  # a word that can hold a typo ("wth", "orl")
 TYPO_LABELS = ("FacePhenotype", "Disease")  # not genes: one edit turns CHD7 into CHD8, another gene
 
 # Cue words for what the question asks for, in the vocabulary of the asked-for thing.
@@ -64,6 +65,8 @@ def find_mentions(question: str, linker: EntityLinker, alternatives: bool = Fals
     ordinary word ("set" in "low set ears", "was"); words that match no name are then looked up as
     misspelt phenotype or disease names."""
     words = [(m.group(), m.start(), m.end()) for m in _WORD.finditer(question)]
+    # a run's key is its tokens' keys joined: what normalise() gives the run's text, tokens folded once
+    pieces = [normalise(token) for token, _, _ in words]
     vocabularies = {label: linker.vocabulary(label) for label in LABEL_TO_TYPE}
     ordinary = ordinary_words(linker)
     taken = [False] * len(words)
@@ -74,7 +77,7 @@ def find_mentions(question: str, linker: EntityLinker, alternatives: bool = Fals
             if any(taken[i:i + size]) or not _is_word(words[i][0]) or not _is_word(words[i + size - 1][0]):
                 continue
             text = question[words[i][1]:words[i + size - 1][2]]
-            key = normalise(text)
+            key = " ".join(piece for piece in pieces[i:i + size] if piece)
             found = [linker.link(text, LABEL_TO_TYPE[label]) for label, vocabulary in vocabularies.items()
                      if key and key in vocabulary
                      and (label != "Genotype" or _written_as_gene(words, i, text, ordinary))]
@@ -84,7 +87,7 @@ def find_mentions(question: str, linker: EntityLinker, alternatives: bool = Fals
                 links.append(found[0])
                 others.extend(found[1:])
                 taken[i:i + size] = [True] * size
-    links += _typo_mentions(question, words, taken, linker, ordinary)
+    links += _typo_mentions(question, words, taken, linker, ordinary, pieces)
     return links + others if alternatives else links
 
 
@@ -94,14 +97,17 @@ def ordinary_words(linker: EntityLinker) -> frozenset[str]:
     written in, as opposed to gene symbols and misspellings."""
     english = ENGLISH_STOP_WORDS | {word for cues in CUES.values() for cue in cues for word in cue.split()}
     # disease names hold gene symbols ("FGFR2-related craniosynostosis"): those stay symbols
-    disease_words = linker.words("Disease") - linker.vocabulary("Genotype")
+    disease_words = linker.words("Disease") - set(linker.vocabulary("Genotype"))
     return frozenset(english | {normalise(word) for word in english} | linker.words("FacePhenotype") | disease_words)
 
 
 def _typo_mentions(question: str, words: list[tuple[str, int, int]], taken: list[bool], linker: EntityLinker,
-                   ordinary: frozenset[str]) -> list[Link]:
+                   ordinary: frozenset[str], pieces: list[str]) -> list[Link]:
     """Misspelt names among the words nothing matched: runs of words that hold at least one word
     of no name or English (the likely typo), matched by edit similarity, longest runs first."""
+    unknown = [_is_word(token) and len(token) >= TYPO_MIN_LETTERS and not any(c.isdigit() for c in token)
+               and not all(word in ordinary for word in piece.split())
+               for (token, _, _), piece in zip(words, pieces, strict=True)]
     found: list[Link] = []
     for size in range(min(TYPO_MAX_TOKENS, len(words)), 0, -1):
         for i in range(len(words) - size + 1):
@@ -109,7 +115,7 @@ def _typo_mentions(question: str, words: list[tuple[str, int, int]], taken: list
             if any(taken[i:i + size]) or not _is_word(run[0][0]) or not _is_word(run[-1][0]) \
                     or run[0][0].lower() in ENGLISH_STOP_WORDS:  # "for Autosomal ..." is no name
                 continue
-            if all(_is_known(token, ordinary) for token, _, _ in run):
+            if not any(unknown[i:i + size]):
                 continue
             text = question[run[0][1]:run[-1][2]]
             matches = [m for label in TYPO_LABELS if (m := linker.typo_match(text, LABEL_TO_TYPE[label]))]
@@ -117,11 +123,6 @@ def _typo_mentions(question: str, words: list[tuple[str, int, int]], taken: list
                 found.append(max(matches, key=lambda link: link.score))
                 taken[i:i + size] = [True] * size
     return found
-
-
-def _is_known(token: str, ordinary: frozenset[str]) -> bool:
-    """A word of English or of some name ("low-set": "low" and "set"), or one with digits (a symbol)."""
-    return any(c.isdigit() for c in token) or all(word in ordinary for word in normalise(token).split())
 
 
 def _is_word(token: str) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter, defaultdict
+from collections.abc import Set
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -86,9 +87,11 @@ class _LabelIndex:
         self.ngrams = TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 4), lowercase=True)
         self.ngram_matrix = self.ngrams.fit_transform([normalise(a.text) for a in aliases])
         # keys by length: a typo is looked for among names of about its length only
-        self.by_length: dict[int, list[str]] = defaultdict(list)
+        by_length: dict[int, list[str]] = defaultdict(list)
         for key in self.exact:
-            self.by_length[len(key)].append(key)
+            by_length[len(key)].append(key)
+        self.nearby = {size: [k for near in range(size - 2, size + 3) for k in by_length.get(near, ())]
+                       for size in range(max(by_length, default=0) + 3)}
         # words of two names or more: one name's own misspelling ("Seckel sydrome") is no word
         uses = Counter(word for key in self.exact for word in key.split())
         self.words = {word for word, count in uses.items() if count >= 2}
@@ -129,10 +132,10 @@ class EntityLinker:
             np.save(path, vectors)
         return vectors
 
-    def vocabulary(self, label: str) -> set[str]:
-        """Normalised names and synonyms of one label's nodes."""
+    def vocabulary(self, label: str) -> Set[str]:
+        """Normalised names and synonyms of one label's nodes (a view: looked up per word run)."""
         index = self.indexes.get(label)
-        return set(index.exact) if index else set()
+        return index.exact.keys() if index else frozenset()
 
     def words(self, label: str) -> set[str]:
         """The words of one label's normalised names and synonyms."""
@@ -151,8 +154,8 @@ class EntityLinker:
         for key in {normalise(mention), fold_name(mention)}:
             if len(key) < TYPO_MIN_CHARS:
                 continue
-            nearby = [k for size in range(len(key) - 2, len(key) + 3) for k in index.by_length.get(size, ())]
-            match = process.extractOne(key, nearby, scorer=fuzz.ratio, score_cutoff=min_ratio * 100)
+            match = process.extractOne(key, index.nearby.get(len(key), ()), scorer=fuzz.ratio,
+                                       score_cutoff=min_ratio * 100)
             if match is not None:
                 found.append(match)
         if not found:
