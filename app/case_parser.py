@@ -7,6 +7,7 @@ still parses when no model is available."""
 from __future__ import annotations
 
 from app.validation import age_in_years
+from ner.negation import negated_mentions
 from ner.recognizer import Recognizer
 from retrieval.diagnose import DiagnosisCase
 from retrieval.intent import find_mentions
@@ -40,9 +41,12 @@ def parse_case(question: str, recognizer: Recognizer | None, linker: EntityLinke
             known.add(link.mention.lower())
         elif link.label == "Genotype":
             first.setdefault("GENE", link.mention)
+    absent = negated_mentions(stem, phenotypes)
     age = next((span for span in spans if span.type == "AGE"), None)
     case = DiagnosisCase(
-        phenotypes=tuple(phenotypes), gene=first.get("GENE"), variant=first.get("MUTATION"),
+        phenotypes=tuple(p for p in phenotypes if p not in absent),
+        excluded=tuple(p for p in phenotypes if p in absent),
+        gene=first.get("GENE"), variant=first.get("MUTATION"),
         age_years=age_in_years(_signed(stem, age)) if age else None,
         sex=parse_sex(first["GENDER"]) if "GENDER" in first else None,
         ethnicity=first.get("RACE"), options=options or None)

@@ -16,6 +16,7 @@ MAX_FIELD_CHARS = 300
 MAX_PHENOTYPES = 60
 MAX_AGE_YEARS = 130
 MAX_TEMPERATURE = 2.0  # the OpenAI API's upper bound
+NEGATED_ENTRY = re.compile(r"^(?:no|not|without)\s+(.+)$", re.IGNORECASE)  # "no ptosis" in the phenotype field
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _MONTHS = re.compile(r"month|mo\b", re.IGNORECASE)
 
@@ -123,11 +124,18 @@ def validate_case(case: DiagnosisCase, mode: str) -> DiagnosisCase:
     given = (case.phenotypes,) if isinstance(case.phenotypes, str) else case.phenotypes or ()  # one name, not letters
     phenotypes = [p for p in (_field(p, "facial phenotype") for p in given) if p]
     phenotypes = list(dict.fromkeys(phenotypes))
+    # "no ptosis" typed into the phenotype field is a finding written as absent
+    excluded = [*case.excluded, *(NEGATED_ENTRY.match(p).group(1) for p in phenotypes if NEGATED_ENTRY.match(p))]
+    phenotypes = [p for p in phenotypes if not NEGATED_ENTRY.match(p)]
     if len(phenotypes) > MAX_PHENOTYPES:
         raise InputError(f"{len(phenotypes)} phenotypes were given; the limit is {MAX_PHENOTYPES}.")
     gene = _field(case.gene, "gene")
     if not phenotypes and not gene:
+        if excluded:
+            raise InputError("Only findings written as absent were given: give at least one present facial "
+                             "phenotype or a gene.")
         raise InputError("Give at least one facial phenotype or a gene: there is nothing to diagnose from.")
     return replace(case, phenotypes=tuple(phenotypes), gene=gene, variant=_field(case.variant, "variant"),
                    age_years=age, sex=_field(case.sex, "sex"), ethnicity=_field(case.ethnicity, "ethnicity"),
-                   options=_options(case.options))
+                   options=_options(case.options),
+                   excluded=tuple(dict.fromkeys(e for e in (_field(x, "excluded finding") for x in excluded) if e)))

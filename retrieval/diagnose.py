@@ -48,6 +48,7 @@ class DiagnosisCase:
     sex: str | None = None
     ethnicity: str | None = None
     options: dict[str, str] | None = None  # letter → disease name, for selective questions
+    excluded: tuple[str, ...] = ()  # findings written as absent ("no cleft palate"): shown, never used as present
 
 
 @dataclass
@@ -106,6 +107,8 @@ class DiagnosisRanker:
             phenotype_ids=phenotypes, extra_diseases=[lk.node_id for lk in option_links.values() if lk.node_id],
             phenotype_candidates=matched.best(PHENOTYPE_CANDIDATES), exclude_pmids=exclude_pmids)
         evidence.gene = (gene.node_id, gene.name) if gene else None
+        if case.excluded:
+            notices.append(f"Written as absent, so not used as findings: {', '.join(case.excluded)}.")
         if gene is None and phenotypes:
             notices.append(f"No gene known to the graph: ranked by facial phenotypes across all "
                            f"{len(matched.diseases):,} annotated diseases.")
