@@ -49,6 +49,7 @@ class PipelineResult:
     notices: list[str] = field(default_factory=list)
     selective: bool = False
     confidence: float | None = None  # that the graph's top-ranked answer is right
+    llm_failed: str | None = None  # why the LLM gave no usable answer (the grounded one is shown)
     case: DiagnosisCase | None = None
     done: bool = False
 
@@ -194,12 +195,20 @@ class Pipeline:
             if generator.is_llm and not result.answer.strip():
                 raise LLMError("it returned an empty reply")
         except LLMError as e:
+            result.llm_failed = str(e)
             result.notices.append(f"The {generator.name} LLM failed ({e}); showing the grounded answer instead.")
             result.answer = GroundedWriter().generate(replace(request, grounding=grounding))
         result.timings_ms["generation"] = round((time.perf_counter() - started) * 1000, 2)
         if isinstance(grounding, Diagnosis) or grounding is None:
-            if generator.is_llm or grounding is None:
+            if result.llm_failed:  # the fallback is the graph's answer: never scored as the LLM's
+                result.predicted = None
+            elif generator.is_llm or grounding is None:
                 result.predicted = reply_to_prediction(result.answer, grounding, options)
+                if result.predicted is None:
+                    result.llm_failed = "the reply chose none of the options" if options else \
+                        "the reply names no disease"
+                    result.notices.append(f"The {generator.name} LLM's reply could not be read as an answer: "
+                                          f"{result.llm_failed}.")
             else:
                 result.predicted = grounding.answer
         result.done = True

@@ -116,7 +116,7 @@ def score_item(judge: Judge, question: Question, result, timings: dict[str, floa
             "predicted": [{"name": p.name, "id": p.disease_id, "score": p.score} for p in predictions],
             "top1_strict": top1[0], "top1_linked": top1[1],
             "top10_strict": any(s for s, _ in judged), "top10_linked": any(lk for _, lk in judged),
-            "timings_ms": timings, "notices": result.notices}
+            "timings_ms": timings, "notices": result.notices, "llm_failed": result.llm_failed}
 
 
 def refused_item(question: Question, reason: str) -> dict[str, Any]:
@@ -136,6 +136,8 @@ def accuracy(items: list[dict[str, Any]]) -> dict[str, Any]:
         return out
 
     out = shares(items)
+    # answers the LLM did not give (it failed, or its reply named nothing): counted wrong, shown here
+    out["llm_failures"] = sum(bool(i.get("llm_failed")) for i in items)
     out["selective"] = shares([i for i in items if i["selective"]])
     out["non_selective"] = shares([i for i in items if not i["selective"]])
     return out
@@ -179,6 +181,9 @@ def summary(result: dict[str, Any]) -> str:
         lines.append(f"  latency per question: p50 {latency['p50']:.0f} ms, p95 {latency['p95']:.0f} ms")
     if result["refused"]:
         lines.append(f"  {result['refused']} question(s) refused by the app's input checks (counted wrong)")
+    if acc["llm_failures"]:
+        lines.append(f"  {acc['llm_failures']} LLM failure(s): no usable answer from the LLM (counted wrong; "
+                     "the app showed the grounded answer)")
     if "note" in result:
         lines.append(f"  note: {result['note']}")
     return "\n".join(lines)

@@ -151,15 +151,18 @@ def run(pipeline, questions: list[DomainQuestion], *, mode: str = "cypher", back
         started = time.perf_counter()
         result = pipeline.ask(q.question, mode=mode, backend=backend, temperature=temperature, seed=seed)
         latency = (time.perf_counter() - started) * 1000
-        covered = score_answer(q, result.answer, aliases)
+        # a failed LLM's fallback is the graph's answer, not the LLM's: the LLM answered nothing
+        answer = "" if result.llm_failed else result.answer
+        covered = score_answer(q, answer, aliases)
         item = {"task": q.task, "index": q.index, "question": q.question, "latency_ms": round(latency, 2),
-                "answer_chars": len(result.answer), **covered}
+                "answer_chars": len(result.answer), "llm_failed": result.llm_failed, **covered}
         item["missing"] = covered["missing"][:MISSING_SHOWN]
         if scorer is not None and q.task not in EXACT_SCORES:
-            item["semantic"] = scorer.score(result.answer, q.reference)
+            item["semantic"] = scorer.score(answer, q.reference)
         items.append(item)
     out = {"mode": mode, "backend": backend or pipeline.settings.llm_backend, "coverage_target": COVERAGE_TARGET,
-           "tasks": per_task(items), "latency_ms": percentiles(i["latency_ms"] for i in items), "items": items}
+           "tasks": per_task(items), "latency_ms": percentiles(i["latency_ms"] for i in items),
+           "llm_failures": sum(bool(i["llm_failed"]) for i in items), "items": items}
     if scorer is not None:
         out["semantic_note"] = SEMANTIC_NOTE
     return out
@@ -196,6 +199,9 @@ def summary(result: dict[str, Any]) -> str:
         lines.append(f"  {task:<32} n={part['n']:<3} {measure}{semantic}")
         for low in part["below_target"][:5]:
             lines.append(f"      {low['coverage']:.0%} {low['question']} missing: {', '.join(low['missing'][:6])}")
+    if result.get("llm_failures"):
+        lines.append(f"  {result['llm_failures']} LLM failure(s): scored as answering nothing (the app showed "
+                     "the grounded answer)")
     if "semantic_note" in result:
         lines.append(f"  {result['semantic_note']}")
     return "\n".join(lines)

@@ -109,6 +109,8 @@ def test_llm_endpoint_down(pipeline):
         clear_cache()
     grounded_with_notice(result)
     assert any("cannot reach" in n for n in result.notices)
+    # shown, but not the LLM's answer: nothing is predicted, and why is recorded
+    assert "cannot reach" in result.llm_failed and result.predicted is None and result.ranked
     # a free question: the LLM can write no query, the templates answer, the grounded writer words it
     assert any("could not write a query" in n for n in asked.notices)
     assert any(LLM_FAILED in n for n in asked.notices) and "Hypertelorism" in asked.answer

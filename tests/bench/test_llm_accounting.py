@@ -1,0 +1,61 @@
+"""An LLM that fails, or replies with nothing usable, is counted as such: the grounded fallback the
+app shows is never scored as the LLM's answer (real loopback servers, the real graph)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench import diagnosis, domain
+from bench.domain import DomainQuestion
+from bench.runtime import PUBLICATION, dataset
+from tests.app.test_hardening_faults import closed_port
+from tests.hardening_support import clear_cache, with_endpoint
+from tests.openai_server import running_server
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def questions(pipeline):
+    return diagnosis.read_questions(dataset(pipeline.settings, PUBLICATION), limit=3)
+
+
+def test_a_down_endpoint_scores_no_right_answers_and_counts_its_failures(pipeline, questions):
+    down = with_endpoint(pipeline, f"http://127.0.0.1:{closed_port()}/v1")
+    try:
+        out = diagnosis.run(down, questions, backend="endpoint")
+        asked = domain.run(down, [DomainQuestion("Phenotype-Disease Associations", 0,
+                                                 "What facial phenotypes are associated with Crouzon syndrome?",
+                                                 "Hypertelorism, Proptosis")], semantic=False, backend="endpoint")
+    finally:
+        clear_cache()
+    assert out["accuracy"]["llm_failures"] == 3 and out["accuracy"]["top1_linked"] == 0.0
+    assert all("cannot reach" in item["llm_failed"] for item in out["items"])
+    assert "3 LLM failure(s)" in diagnosis.summary(out)
+    # the grounded answer was shown, but the LLM answered nothing: coverage 0, not the graph's
+    assert asked["llm_failures"] == 1 and asked["items"][0]["coverage"] == 0.0
+
+
+def test_a_reply_that_picks_no_option_is_an_llm_failure_not_a_guess(pipeline, questions):
+    with running_server() as server:
+        server.reply = "I cannot tell from this description."
+        served = with_endpoint(pipeline, server.url)
+        try:
+            out = diagnosis.run(served, questions, backend="endpoint")
+        finally:
+            clear_cache()
+    assert all(item["selective"] for item in out["items"])  # the Publication file's questions have options
+    assert out["accuracy"]["llm_failures"] == 3 and out["accuracy"]["top1_linked"] == 0.0
+    assert {item["llm_failed"] for item in out["items"]} == {"the reply chose none of the options"}
+
+
+def test_a_reply_that_names_an_option_is_scored_as_the_llms(pipeline, questions):
+    with running_server() as server:
+        server.reply = "A"
+        served = with_endpoint(pipeline, server.url)
+        try:
+            out = diagnosis.run(served, questions, backend="endpoint")
+        finally:
+            clear_cache()
+    assert out["accuracy"]["llm_failures"] == 0
+    assert all(item["llm_failed"] is None and item["predicted"] for item in out["items"])
