@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from fpkg.errors import LLMConfigError
 from llm.base import Generator
+from llm.gguf import is_gguf
 
 if TYPE_CHECKING:
     from fpkg.config import Settings
@@ -58,6 +59,10 @@ def make_generator(settings: Settings, backend: str | None = None) -> Generator:
     """The generator for `backend` (default `settings.llm_backend`), created on first use and cached."""
     name = check_backend(settings, backend)
     cls = generator_class(name)
+    if name == "local" and is_gguf(settings.llm_model):  # llama.cpp on the CPU, not transformers
+        from llm.gguf import GgufGenerator
+
+        cls = GgufGenerator
     key = (name, settings.llm_model, settings.llm_endpoint if name == "endpoint" else None)
     with _lock:
         generator = _cache.get(key)

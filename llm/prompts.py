@@ -50,12 +50,26 @@ def format_options(options: Mapping[str, str] | None) -> str:
     return "\n".join(f"{letter}. {name}" for letter, name in options.items())
 
 
-def format_evidence(evidence: Sequence[str]) -> str:
-    """Numbered evidence lines ('1. ...'); '(none)' when the retrieval found nothing."""
-    lines = [line.strip() for line in evidence if line and line.strip()]
+# About 1,500 tokens of evidence (~4 characters a token): with the instructions and a 512-token reply it
+# fits a 4,096-token context window (the GGUF models' here) with room to spare.
+EVIDENCE_CHARS = 6000
+
+
+def format_evidence(evidence: Sequence[str], max_chars: int = EVIDENCE_CHARS) -> str:
+    """Numbered evidence lines ('1. ...'), each once, best first, as many as fit `max_chars`;
+    '(none)' when the retrieval found nothing."""
+    lines = list(dict.fromkeys(line.strip() for line in evidence if line and line.strip()))
     if not lines:
         return "(none)"
-    return "\n".join(f"{i}. {line}" for i, line in enumerate(lines, start=1))
+    numbered, used = [], 0
+    for i, line in enumerate(lines, start=1):
+        text = f"{i}. {line}"
+        if numbered and used + len(text) + 1 > max_chars:
+            numbered.append(f"({len(lines) - i + 1} more lines left out to fit the model's context)")
+            break
+        numbered.append(text)
+        used += len(text) + 1
+    return "\n".join(numbered)
 
 
 def _with_options(question: str, options: Mapping[str, str] | None) -> str:

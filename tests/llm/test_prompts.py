@@ -201,3 +201,14 @@ def test_parse_disease_answer_falls_back_to_the_first_line():
 @pytest.mark.parametrize("reply", ["", "   ", NO_EVIDENCE_REPLY, "<think>still thinking"])
 def test_parse_disease_answer_none(reply):
     assert parse_disease_answer(reply, CANDIDATES) is None
+
+
+def test_evidence_is_deduplicated_and_cut_to_fit_the_context():
+    from llm.prompts import format_evidence
+
+    lines = ["(A) -[Cause]-> (B)", "(A) -[Cause]-> (B)", *(f"line {i} " + "x" * 90 for i in range(200))]
+    text = format_evidence(lines, max_chars=1000)
+    assert len(text) <= 1000 + 80  # the cut note may follow the last line that fits
+    assert text.startswith("1. (A) -[Cause]-> (B)\n2. line 0 ")  # once, best first
+    assert text.endswith("more lines left out to fit the model's context)")
+    assert format_evidence(lines[:3]) == "1. (A) -[Cause]-> (B)\n2. line 0 " + "x" * 90
