@@ -1,17 +1,31 @@
 """Entry point of the Gradio-SDK Space (`app_file` in its README): `python space_app.py`.
 
-On ZeroGPU hardware `spaces` must be imported before anything initialises CUDA, so it comes
-first; elsewhere the package is absent and this is `python -m app`. The Docker Space runs
-`python -m app` directly.
+By the ZeroGPU conventions: `spaces` is imported before anything initialises CUDA; with
+`LLM_BACKEND=local` the model is loaded here, at import (ZeroGPU moves it to a GPU for each
+`@spaces.GPU` call, whose arguments are only the model's id, messages and settings); and the file
+ends in `demo.launch()`. Elsewhere `spaces` is absent and this serves like `python -m app`. The
+Docker Space runs `python -m app` directly.
 """
 
 import importlib.util
-import sys
+import os
 
 if importlib.util.find_spec("spaces") is not None:
     import spaces  # noqa: F401 - imported for its side effect: ZeroGPU's CUDA hook
 
-from app.__main__ import main
+os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+
+from app.__main__ import default_host  # noqa: E402 - after spaces, as ZeroGPU requires
+from app.pipeline import Pipeline  # noqa: E402
+from app.ui import build_demo  # noqa: E402
+from fpkg.config import Settings  # noqa: E402
+from llm.factory import make_generator  # noqa: E402
+
+settings = Settings.from_env()
+pipeline = Pipeline.start(settings)
+if settings.llm_backend == "local":
+    make_generator(settings)  # the weights load now, not inside a request
+demo = build_demo(pipeline)
 
 if __name__ == "__main__":
-    sys.exit(main())
+    demo.launch(server_name=default_host(), server_port=int(os.environ.get("PORT", "7860")), ssr_mode=False)

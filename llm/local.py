@@ -15,6 +15,7 @@ pair is reproducible on the same hardware.
 from __future__ import annotations
 
 import importlib.util
+import os
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -33,16 +34,26 @@ CPU_NOTICE = (
 )
 
 
+GPU_SECONDS = 120  # the longest one generation may hold a ZeroGPU device
+
+
 def on_gpu(fn: Callable) -> Callable:
     """Wrap `fn` with `spaces.GPU` on Hugging Face ZeroGPU Spaces (a GPU is attached only while it runs).
 
-    Returns `fn` unchanged where the `spaces` package is not installed.
+    ZeroGPU runs `fn` in a worker and pickles its arguments there: they must be small (a model id,
+    messages, generation settings), never the model or a tensor. Returns `fn` unchanged where the
+    `spaces` package is not installed.
     """
     if importlib.util.find_spec("spaces") is None:
         return fn
     import spaces
 
-    return spaces.GPU(fn)
+    return spaces.GPU(duration=GPU_SECONDS)(fn)
+
+
+# Models loaded in this process, by LLM_MODEL: what the GPU function looks up, so that only the
+# model's id crosses into ZeroGPU's worker.
+_LOADED: dict[str, tuple[Any, Any]] = {}
 
 
 def _looks_like_path(model: str) -> bool:
@@ -56,11 +67,26 @@ def plain_prompt(messages: list[dict[str, str]]) -> str:
     return "\n\n".join(lines) + "\n\nassistant:"
 
 
-def _stream_generate(model, tokenizer, inputs: dict, gen_kwargs: dict, seed: int | None) -> Iterator[str]:
-    """Run `model.generate` in a thread and yield decoded text as tokens arrive.
+def _generate_on_device(model_id: str, messages: list[dict[str, str]], gen_kwargs: dict,
+                        seed: int | None) -> Iterator[str]:
+    """Tokenise `messages` for the loaded model and yield its reply: the function ZeroGPU runs
+    on a GPU, so it takes only picklable arguments."""
+    tokenizer, model = _LOADED[model_id]
+    yield from _stream_generate(model, tokenizer, encode(tokenizer, model, messages), gen_kwargs, seed)
 
-    Kept a module-level generator (creating its own streamer) so `spaces.GPU` can wrap it whole.
-    """
+
+def encode(tokenizer, model, messages: list[dict[str, str]]) -> dict:
+    """Token ids for `messages` with the model's chat template, ready on the model's device."""
+    if getattr(tokenizer, "chat_template", None):
+        encoded = tokenizer.apply_chat_template(messages, add_generation_prompt=True, return_tensors="pt",
+                                                return_dict=True)
+    else:
+        encoded = tokenizer(plain_prompt(messages), return_tensors="pt")
+    return {key: value.to(model.device) for key, value in encoded.items()}
+
+
+def _stream_generate(model, tokenizer, inputs: dict, gen_kwargs: dict, seed: int | None) -> Iterator[str]:
+    """Run `model.generate` in a thread and yield decoded text as tokens arrive."""
     import torch
     from transformers import StoppingCriteria, StoppingCriteriaList, TextIteratorStreamer, set_seed
 
@@ -107,7 +133,7 @@ def _stream_generate(model, tokenizer, inputs: dict, gen_kwargs: dict, seed: int
         raise LLMError(f"local generation failed: {type(error).__name__}: {error}") from error
 
 
-_stream_generate = on_gpu(_stream_generate)
+_generate_on_device = on_gpu(_generate_on_device)
 
 
 def _from_pretrained(source: str, kwargs: dict[str, Any], local_only: bool) -> tuple[Any, Any]:
@@ -152,11 +178,14 @@ class LocalGenerator(Generator):
         self.model_id = (settings.llm_model or "").strip()
         if not self.model_id:
             raise LLMConfigError("LLM_MODEL is empty; set it to a Hub id or a local model folder")
-        self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
-        self.quantized = self.device.startswith("cuda")
-        self.notice = None if self.quantized else CPU_NOTICE.format(model=self.model_id)
+        # ZeroGPU attaches a GPU only inside the generation call: load bf16 weights, no bitsandbytes
+        self.zero_gpu = bool(os.environ.get("SPACES_ZERO_GPU"))
+        self.device = device or ("cuda" if self.zero_gpu or torch.cuda.is_available() else "cpu")
+        self.quantized = self.device.startswith("cuda") and not self.zero_gpu
+        self.notice = None if self.device.startswith("cuda") else CPU_NOTICE.format(model=self.model_id)
         self._lock = threading.Lock()  # one generation at a time: shared weights, shared RNG
         self.tokenizer, self.model = self._load()
+        _LOADED[self.model_id] = (self.tokenizer, self.model)
 
     def _load(self) -> tuple[Any, Any]:
         import torch
@@ -175,7 +204,7 @@ class LocalGenerator(Generator):
             kwargs["quantization_config"] = self._bnb_config()
             kwargs["device_map"] = "auto"
         else:
-            kwargs["dtype"] = torch.float32
+            kwargs["dtype"] = torch.bfloat16 if self.zero_gpu else torch.float32
         tokenizer, model = _load_pretrained(source, kwargs, is_folder=folder.is_dir())
         if not self.quantized:
             model.to(self.device)
@@ -200,14 +229,7 @@ class LocalGenerator(Generator):
         )
 
     def encode(self, messages: list[dict[str, str]]) -> dict:
-        """Token ids for `messages` with the model's chat template, ready on the model's device."""
-        if getattr(self.tokenizer, "chat_template", None):
-            encoded = self.tokenizer.apply_chat_template(
-                messages, add_generation_prompt=True, return_tensors="pt", return_dict=True
-            )
-        else:
-            encoded = self.tokenizer(plain_prompt(messages), return_tensors="pt")
-        return {key: value.to(self.model.device) for key, value in encoded.items()}
+        return encode(self.tokenizer, self.model, messages)
 
     def _generation_kwargs(self, request: GenerationRequest) -> dict[str, Any]:
         pad_id = self.tokenizer.pad_token_id
@@ -222,8 +244,7 @@ class LocalGenerator(Generator):
         return kwargs
 
     def stream(self, request: GenerationRequest) -> Iterator[str]:
-        inputs = self.encode(request.messages)
         gen_kwargs = self._generation_kwargs(request)
         seed = request.seed if request.temperature > 0 else None
         with self._lock:
-            yield from _stream_generate(self.model, self.tokenizer, inputs, gen_kwargs, seed)
+            yield from _generate_on_device(self.model_id, request.messages, gen_kwargs, seed)
