@@ -30,6 +30,8 @@ from retrieval.profiles import DiseaseProfiles
 from retrieval.result import CypherRun, Link, RetrievalResult, Triple
 from retrieval.retriever import MODES, Retriever, retriever_class
 
+DIAGNOSIS_REPLY_TOKENS = 160
+ANSWER_REPLY_TOKENS = 384
 NOTHING_TO_ANSWER = ("Nothing to answer with: mode 'none' uses no graph retrieval, and no LLM is configured "
                      "(LLM_BACKEND=grounded). Choose the Cypher or vector mode, or configure an LLM backend.")
 
@@ -187,7 +189,10 @@ class Pipeline:
             return
         if generator.notice:
             result.notices.append(generator.notice)
-        request = GenerationRequest(messages, temperature=temperature, seed=seed, grounding=grounding)
+        # a diagnosis reply is a name and two sentences; a small model left at 512 tokens rambles for seconds
+        limit = DIAGNOSIS_REPLY_TOKENS if result.kind == "diagnosis" else ANSWER_REPLY_TOKENS
+        request = GenerationRequest(messages, temperature=temperature, seed=seed, grounding=grounding,
+                                    max_new_tokens=limit)
         try:
             for piece in generator.stream(request):
                 result.answer += piece
