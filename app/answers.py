@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from fpkg.names import fold_name
 from llm.parse import parse_disease_answer, parse_option_answer
 from retrieval.diagnose import Diagnosis, RankedDisease
-from retrieval.result import Triple
+from retrieval.intent import find_mentions
+from retrieval.linking import EntityLinker
+from retrieval.result import Link, Triple
 
 MAX_EVIDENCE_DISEASES = 5
 MAX_EVIDENCE_TRIPLES = 25
@@ -19,6 +22,29 @@ def diagnosis_evidence(diagnosis: Diagnosis, extra_triples: list[Triple] = ()) -
         lines.append(f"{label}{ranked.name} (graph score {ranked.score:.2f}): {reasons}")
     lines.extend(triple.text() for triple in [*diagnosis.triples, *extra_triples][:MAX_EVIDENCE_TRIPLES])
     return lines
+
+
+# How a mention can be linked to a name it does not spell: worth telling the reader.
+INEXACT_METHODS = {"typo": "a typo", "fuzzy": "a typo", "embedding": "closest in meaning"}
+
+
+def readings(links: list[Link]) -> list[str]:
+    """Notices for the names read as something they do not spell ("hypertelorsim" as Hypertelorism)."""
+    shown = []
+    for link in links:
+        method = INEXACT_METHODS.get(link.method)
+        if method and link.node_id is not None and link.name and fold_name(link.mention) != fold_name(link.name):
+            shown.append(f"Read “{link.mention}” as {link.name} ({method}).")
+    return list(dict.fromkeys(shown))
+
+
+def unsupported_names(reply: str, evidence: list[str], linker: EntityLinker) -> list[str]:
+    """Notices for the diseases an LLM's reply names that the evidence it was given does not hold
+    (from the model's own memory, or invented)."""
+    given = fold_name(" ".join(evidence))
+    named = [link.name for link in find_mentions(reply, linker) if link.label == "Disease"]
+    return [f"The reply names {name}, which is not in the evidence it was given: it may come from the "
+            "model's own memory." for name in dict.fromkeys(named) if fold_name(name) not in given]
 
 
 def facts_evidence(triples: list[Triple]) -> list[str]:

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
-from app.answers import diagnosis_evidence, facts_evidence, reply_to_prediction
+from app.answers import diagnosis_evidence, facts_evidence, readings, reply_to_prediction, unsupported_names
 from app.case_parser import parse_case
 from app.validation import validate_case, validate_mode, validate_question, validate_temperature
 from fpkg.config import Settings
@@ -143,7 +143,7 @@ class Pipeline:
             return
         diagnosis = self.ranker.rank(case, exclude_pmids)
         result.ranked, result.links, result.cypher = diagnosis.ranked, diagnosis.links, diagnosis.cypher
-        result.triples, result.notices = list(diagnosis.triples), list(diagnosis.notices)
+        result.triples, result.notices = list(diagnosis.triples), [*readings(diagnosis.links), *diagnosis.notices]
         result.confidence = diagnosis.confidence
         result.timings_ms.update(diagnosis.timings_ms)
         extra: list[Triple] = []
@@ -204,6 +204,8 @@ class Pipeline:
             result.notices.append(f"The {generator.name} LLM failed ({e}); showing the grounded answer instead.")
             result.answer = GroundedWriter().generate(replace(request, grounding=grounding))
         result.timings_ms["generation"] = round((time.perf_counter() - started) * 1000, 2)
+        if generator.is_llm and not result.llm_failed and grounding is not None:
+            result.notices += unsupported_names(result.answer, [m["content"] for m in messages], self.linker)
         if isinstance(grounding, Diagnosis) or grounding is None:
             if result.llm_failed:  # the fallback is the graph's answer: never scored as the LLM's
                 result.predicted = None
@@ -247,7 +249,7 @@ def _last(results: Iterator[PipelineResult]) -> PipelineResult:
 
 def _take(result: PipelineResult, retrieved: RetrievalResult) -> None:
     result.triples, result.cypher, result.links = retrieved.triples, retrieved.cypher, retrieved.links
-    result.notices += retrieved.notices
+    result.notices += readings(retrieved.links) + retrieved.notices
     result.timings_ms.update(retrieved.timings_ms)
 
 
