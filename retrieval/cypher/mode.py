@@ -94,6 +94,9 @@ class CypherRetriever(Retriever):
                 result.notices.append(f"The LLM could not write a query: {e}")
                 return
             written = extract_cypher(reply)
+            if previous is not None and written.strip() == previous.strip():
+                result.notices.append("The LLM repeated a query that had failed; no more repair rounds.")
+                return  # the same query gives the same error: another round cannot improve it
             check = check_cypher(written, schema, label_of_literal=self.label_of_literal)
             run = CypherRun(check.query or written, origin="llm", corrections=list(check.corrections))
             result.cypher.append(run)

@@ -71,3 +71,13 @@ def test_llm_errors_go_back_for_repair_then_fall_back_to_templates(pipeline):
     assert "previous query" in llm.requests[1].messages[-1]["content"]  # the error went back to the LLM
     assert result.cypher[-1].origin == "template:phenotypes_of_disease" and result.triples
     assert_unchanged(store, before)
+
+
+def test_repairs_stop_when_the_llm_repeats_its_failed_query(pipeline):
+    bad = "MATCH (d:Disease) WHERE"
+    llm = ScriptedLLM([bad, bad])  # a third call would be unscripted and fail the test
+    result = pipeline.retriever("cypher").retrieve("What facial phenotypes are associated with Crouzon syndrome?",
+                                                   generator=llm)
+    assert len(llm.requests) == 2 and len([run for run in result.cypher if run.origin == "llm"]) == 1
+    assert any("repeated a query" in notice for notice in result.notices)
+    assert result.intent == "phenotypes_of_disease" and result.triples  # the template answered
