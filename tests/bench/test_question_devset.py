@@ -309,6 +309,7 @@ class FakePipeline:
     def ask(self, question, **_):
         class Result:
             answer = self.answers[question]
+            llm_failed = None
         return Result()
 
 

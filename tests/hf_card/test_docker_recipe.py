@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+import os
 import shlex
 import shutil
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
+import requests
 from huggingface_hub import SpaceCard
 
 from hf_card.space_card import APP_FILE, APP_PORT, MAX_SHORT_DESCRIPTION, SDKS, files_named, space_card
@@ -175,7 +179,27 @@ def test_space_command_writes_the_readme(tmp_path, capsys):
     assert "only available to Gradio-SDK Spaces" in capsys.readouterr().err
 
 
-def test_gradio_space_entry_point_starts_the_app_cli():
-    done = subprocess.run([sys.executable, APP_FILE, "--help"], cwd=REPO_ROOT, capture_output=True, text=True,
-                          timeout=120)
-    assert done.returncode == 0 and "--warm-up" in done.stdout
+def test_gradio_space_entry_point_serves_the_app(test_settings, tmp_path):
+    # `python space_app.py`, as a Gradio-SDK Space runs it: the pipeline at import, then demo.launch()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "PORT": str(port), "FPKG_DATA_DIR": str(test_settings.data_dir),
+           "FPKG_CACHE_DIR": str(test_settings.cache_dir), "LLM_BACKEND": "grounded"}
+    log = open(tmp_path / "space.log", "w")  # noqa: SIM115 - closed below
+    process = subprocess.Popen([sys.executable, APP_FILE], cwd=REPO_ROOT, env=env, stdout=log,
+                               stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and process.poll() is None:
+            try:
+                if requests.get(f"http://127.0.0.1:{port}/", timeout=2).ok:
+                    break
+            except requests.RequestException:
+                time.sleep(1)
+        page = requests.get(f"http://127.0.0.1:{port}/config", timeout=10)
+        assert page.ok and "diag-submit" in page.text, (tmp_path / "space.log").read_text()[-2000:]
+    finally:
+        process.terminate()
+        process.wait(timeout=60)
+        log.close()
