@@ -22,7 +22,10 @@ from tests.hardening_support import unchanged_graph, with_endpoint, with_generat
 from tests.openai_server import running_server
 
 QUESTION = "What facial phenotypes are associated with Crouzon syndrome?"
-ATTEMPTS = 1 + cypher_mode.MAX_REPAIRS  # the first query and its repairs
+# An LLM that writes the same hostile query again: the repeat ends the repairs (cypher_mode), so one
+# query is checked and refused, two are asked for, then the answer.
+RUNS = 1
+CALLS = 2
 FINAL = "Crouzon syndrome shows hypertelorism and proptosis."
 
 HOSTILE_CYPHER = {
@@ -61,13 +64,13 @@ NOT_BLOCKED_BUT_FAILED = {"comment splitting a keyword", "full-width keyword"}
 
 def ask_obeying_llm(pipeline, reply: str, question: str = QUESTION):
     """Ask with a fake LLM that writes `reply` as its query every time, then the final answer."""
-    llm = ScriptedLLM([reply] * ATTEMPTS + [FINAL])
+    llm = ScriptedLLM([reply] * CALLS + [FINAL])
     return llm, with_generator(pipeline, llm).ask(question)
 
 
 def assert_nothing_ran(result) -> None:
     llm_runs = [run for run in result.cypher if run.origin == "llm"]
-    assert len(llm_runs) == ATTEMPTS
+    assert len(llm_runs) == RUNS
     assert all(run.error and not run.rows for run in llm_runs), [(r.query, r.error) for r in llm_runs]
 
 
@@ -78,7 +81,7 @@ def test_hostile_llm_cypher_is_blocked_and_reported(pipeline, name, reply):
     if name in NOT_BLOCKED_BUT_FAILED:
         assert any("query could not be run" in notice for notice in result.notices), result.notices
     else:
-        assert sum("Blocked an LLM-written query" in notice for notice in result.notices) == ATTEMPTS
+        assert sum("Blocked an LLM-written query" in notice for notice in result.notices) == RUNS
     # the templates still answer from the graph, and the LLM writes its answer from that
     assert result.cypher[-1].origin == "template:phenotypes_of_disease" and result.triples
     assert result.answer == FINAL and not llm.replies
@@ -155,9 +158,9 @@ def ask_hostile_loopback_server(pipeline):
 
 def test_a_loopback_llm_server_returning_hostile_cypher(pipeline):
     result, asked = ask_hostile_loopback_server(pipeline)
-    assert asked == ATTEMPTS + 1  # three queries refused, then the answer
+    assert asked == CALLS + 1  # a query refused, its repeat, then the answer
     assert_nothing_ran(result)
-    assert sum("Blocked" in notice for notice in result.notices) == ATTEMPTS
+    assert sum("Blocked" in notice for notice in result.notices) == RUNS
     assert result.backend == "endpoint" and result.triples
 
 
@@ -173,7 +176,7 @@ def test_a_write_the_checker_missed_is_refused_by_the_store_and_reported(pipelin
     switch_the_checker_off(monkeypatch)
     _, result = ask_obeying_llm(pipeline, UNCHECKED_WRITE)
     assert_nothing_ran(result)
-    assert sum("store refused it as a write" in notice for notice in result.notices) == ATTEMPTS
+    assert sum("store refused it as a write" in notice for notice in result.notices) == RUNS
 
 
 STORE_WRITES = ["CREATE (n:Disease {dname: 'x'}) RETURN n", "MATCH (n) DETACH DELETE n", "MERGE (n:X) RETURN n",
