@@ -31,7 +31,10 @@ from retrieval.profiles import DiseaseProfiles
 from retrieval.result import CypherRun, Link, Triple
 from retrieval.twins import find_twins, merge_twins
 
-WEIGHTS = {"gene": 2.0, "variant": 1.0, "phenotype": 1.5, "cases": 1.0}
+# specific: an OMIM entry the patient's gene is linked to, over an Orphanet entry of the same gene (a
+# clinical group such as "Autosomal recessive primary microcephaly" over "Primary microcephaly 7"):
+# the most specific disease consistent with the gene (+1.6 points top-1 on leave-one-paper-out dev).
+WEIGHTS = {"gene": 2.0, "variant": 1.0, "phenotype": 1.5, "cases": 1.0, "specific": 0.1}
 # An option the graph does not hold, when the patient's gene supports none of the options the
 # graph holds: by elimination it is likely a disease newer than the graph (half the gene's weight).
 ELIMINATION = WEIGHTS["gene"] / 2
@@ -160,6 +163,8 @@ class DiagnosisRanker:
             parts["gene"] = WEIGHTS["gene"]
             sources = ", ".join(sorted(evidence.gene_sources[disease]))
             lines.append(f"{gene.name} is linked to {info['name']} ({sources})")
+            if (info.get("disease_id") or "").startswith("OMIM:"):
+                parts["specific"] = WEIGHTS["specific"]
         if disease in evidence.variant_diseases:
             parts["variant"] = WEIGHTS["variant"]
             pmids = sorted(evidence.variant_diseases[disease])

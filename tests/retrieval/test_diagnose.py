@@ -44,13 +44,23 @@ def test_charge_case_is_explained(pipeline):
     diagnosis = pipeline.ranker.rank(CHARGE)
     top = diagnosis.answer
     assert top.name == "CHARGE syndrome" and top.disease_id == "OMIM:214800"
-    assert set(top.parts) == {"gene", "variant", "phenotype", "cases"}
+    assert set(top.parts) == {"gene", "variant", "phenotype", "cases", "specific"}
     assert top.score == pytest.approx(sum(top.parts.values()), abs=1e-3)
     assert any("CHD7 is linked to CHARGE syndrome" in line for line in top.evidence)
     assert len(diagnosis.ranked) <= 10 and not diagnosis.selective
     assert [r.score for r in diagnosis.ranked] == sorted((r.score for r in diagnosis.ranked), reverse=True)
     assert any(t.relation == "Cause" and t.tail == "CHARGE syndrome" for t in diagnosis.triples)
     assert all("$" in run.query for run in diagnosis.cypher)  # values travel as parameters
+
+
+def test_an_omim_entry_of_the_gene_is_preferred_to_an_orphanet_group_of_it(pipeline):
+    ranked = pipeline.ranker.rank(CHARGE).ranked
+    supported = [r for r in ranked if "gene" in r.parts]
+    omim = [r for r in supported if (r.disease_id or "").startswith("OMIM:")]
+    orpha = [r for r in supported if (r.disease_id or "").startswith("ORPHA:") and not r.other_ids]
+    assert omim and all(r.parts["specific"] == 0.1 for r in omim)
+    assert all("specific" not in r.parts for r in orpha)
+    assert all("specific" not in r.parts for r in ranked if "gene" not in r.parts)  # only with the gene
 
 
 def test_ranking_is_deterministic(pipeline):
