@@ -111,29 +111,25 @@ COMPANIONS = {
 def run_template(store: GraphStore, intent: str, ids: list[int],
                  min_matched: int = 1) -> tuple[list[Triple], list[CypherRun]]:
     """Run an intent's queries for the linked node `ids`; returns triples and the runs made."""
-    triples: list[Triple] = []
-    runs: list[CypherRun] = []
-    for name in [intent, *COMPANIONS.get(intent, [])]:
-        template = TEMPLATES[name]
-        params = {"ids": ids}
-        if "$min_matched" in template.cypher:
-            params["min_matched"] = min_matched
-        rows = store.query(template.cypher, params, timeout_ms=TEMPLATE_TIMEOUT_MS)
-        runs.append(CypherRun(template.cypher, params, origin=f"template:{name}", rows=len(rows)))
-        triples.extend(_synonym_triples(rows) if name == "synonyms_of_phenotype" else rows_to_triples(rows))
-    return triples, runs
+    return _run(store, TEMPLATES, intent, {"ids": ids, "min_matched": min_matched})
 
 
 def run_link_check(store: GraphStore, check: str, a: int, b: int) -> tuple[list[Triple], list[CypherRun]]:
     """The triples that link node `a` to node `b` by one of LINK_CHECKS (none: not recorded)."""
+    return _run(store, LINK_CHECKS, check, {"a": a, "b": b})
+
+
+def _run(store: GraphStore, catalogue: dict[str, Template], name: str,
+         values: dict) -> tuple[list[Triple], list[CypherRun]]:
+    """A template and its companions, each given the parameters its text uses."""
     triples: list[Triple] = []
     runs: list[CypherRun] = []
-    for name in [check, *COMPANIONS.get(check, [])]:
-        template = LINK_CHECKS[name]
-        params = {"a": a, "b": b}
+    for each in [name, *COMPANIONS.get(name, [])]:
+        template = catalogue[each]
+        params = {key: value for key, value in values.items() if f"${key}" in template.cypher}
         rows = store.query(template.cypher, params, timeout_ms=TEMPLATE_TIMEOUT_MS)
-        runs.append(CypherRun(template.cypher, params, origin=f"template:{name}", rows=len(rows)))
-        triples.extend(rows_to_triples(rows))
+        runs.append(CypherRun(template.cypher, params, origin=f"template:{each}", rows=len(rows)))
+        triples.extend(_synonym_triples(rows) if each == "synonyms_of_phenotype" else rows_to_triples(rows))
     return triples, runs
 
 

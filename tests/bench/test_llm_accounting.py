@@ -36,26 +36,25 @@ def test_a_down_endpoint_scores_no_right_answers_and_counts_its_failures(pipelin
     assert asked["llm_failures"] == 1 and asked["items"][0]["coverage"] == 0.0
 
 
-def test_a_reply_that_picks_no_option_is_an_llm_failure_not_a_guess(pipeline, questions):
+def run_with_reply(pipeline, questions, reply: str) -> dict:
+    """The diagnosis benchmark against a loopback server that always replies `reply`."""
     with running_server() as server:
-        server.reply = "I cannot tell from this description."
+        server.reply = reply
         served = with_endpoint(pipeline, server.url)
         try:
-            out = diagnosis.run(served, questions, backend="endpoint")
+            return diagnosis.run(served, questions, backend="endpoint")
         finally:
             clear_cache()
+
+
+def test_a_reply_that_picks_no_option_is_an_llm_failure_not_a_guess(pipeline, questions):
+    out = run_with_reply(pipeline, questions, "I cannot tell from this description.")
     assert all(item["selective"] for item in out["items"])  # the Publication file's questions have options
     assert out["accuracy"]["llm_failures"] == 3 and out["accuracy"]["top1_linked"] == 0.0
     assert {item["llm_failed"] for item in out["items"]} == {"the reply chose none of the options"}
 
 
 def test_a_reply_that_names_an_option_is_scored_as_the_llms(pipeline, questions):
-    with running_server() as server:
-        server.reply = "A"
-        served = with_endpoint(pipeline, server.url)
-        try:
-            out = diagnosis.run(served, questions, backend="endpoint")
-        finally:
-            clear_cache()
+    out = run_with_reply(pipeline, questions, "A")
     assert out["accuracy"]["llm_failures"] == 0
     assert all(item["llm_failed"] is None and item["predicted"] for item in out["items"])
