@@ -152,6 +152,34 @@ def asked_for(question: str) -> list[str]:
     return [thing for _, _, thing in sorted(found)]
 
 
+LOOKED_FOR_CHARS = 80
+EXAMPLE_QUESTIONS = {"Disease": "What facial phenotypes are associated with {}?",
+                     "Genotype": "Which diseases is {} linked to?",
+                     "FacePhenotype": "Which diseases show {}?"}
+
+
+def nothing_found(question: str, links: list[Link]) -> str:
+    """What to say when no question type was recognised: the entities that were found, with a
+    question the graph can answer about the first; else the words that were looked for."""
+    found = list(dict.fromkeys(link.name for link in links if link.name))
+    if found:
+        first = next(link for link in links if link.name == found[0])
+        example = EXAMPLE_QUESTIONS.get(first.label, "What is known about {}?").format(first.name)
+        return (f"Found {', '.join(found[:5])} in the graph, but not what is asked about "
+                f"{'it' if len(found) == 1 else 'them'}; ask, for example: “{example}”")
+    content = [w for w in _WORD.findall(question) if any(c.isalnum() for c in w)
+               and w.lower() not in ENGLISH_STOP_WORDS and not w.lower().startswith(_CUE_WORDS)]
+    if not content:
+        return "Nothing to look for: the question holds only common words or punctuation."
+    looked_for = " ".join(content)
+    if len(looked_for) > LOOKED_FOR_CHARS:
+        looked_for = looked_for[:LOOKED_FOR_CHARS].rsplit(" ", 1)[0] + " …"
+    return f"Nothing found for “{looked_for}”: no disease, gene or facial phenotype of the graph was recognised."
+
+
+_CUE_WORDS = tuple({word for cues in CUES.values() for cue in cues for word in cue.split()})  # and plurals
+
+
 def detect_intent(question: str, links: list[Link]) -> Intent | None:
     """The intent whose asked-for thing is cued and whose entity type is linked."""
     linked_labels = [link.label for link in links if link.node_id is not None]

@@ -19,7 +19,7 @@ from llm.parse import extract_cypher
 from llm.prompts import cypher_messages
 from retrieval.cypher.checker import check_cypher
 from retrieval.cypher.templates import run_template
-from retrieval.intent import detect_intent, find_mentions
+from retrieval.intent import detect_intent, find_mentions, nothing_found
 from retrieval.linking import EntityLinker
 from retrieval.question_types import answer_structured
 from retrieval.result import NAME_PROPERTIES, CypherRun, Link, RetrievalResult, Triple
@@ -71,6 +71,7 @@ class CypherRetriever(Retriever):
             intent = detect_intent(question, mentions)
             if intent is None:
                 result.notices.append("No known question type and graph entity were recognised in the question.")
+                result.lead = nothing_found(question, mentions)
             else:
                 result.intent = intent.name
                 triples, runs = run_template(self.store, intent.name, [lk.node_id for lk in intent.links])

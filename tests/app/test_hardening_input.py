@@ -67,6 +67,7 @@ def check(call, expected) -> PipelineResult | None:
 
 # ---- free questions (ask) --------------------------------------------------------------------
 NO_TYPE = "No known question type"
+NOTHING_TO_LOOK_FOR = "Nothing to look for"
 QUESTIONS = {
     "empty": ("", Refused("empty")),
     "whitespace": (" \t\n\r  ", Refused("empty")),
@@ -100,6 +101,17 @@ QUESTIONS = {
     "at the length limit": ((CROUZON_Q + " ") * 80, Answered("Hypertelorism")),
     "a number": (12345, Answered(notice=NO_TYPE)),
     "punctuation only": ("?!?!...;;;", Answered(notice=NO_TYPE)),
+    # each answer names what was looked for, or says there was nothing to look for
+    "one character": ("a", Answered(NOTHING_TO_LOOK_FOR, notice=NO_TYPE)),
+    "only stop words": ("Is it the one that they have, and what of it?", Answered(NOTHING_TO_LOOK_FOR)),
+    "10,000 characters": (("Which genes cause Kabuki syndrome? " * 300)[:10_000], Refused("characters long; the limit is 5,000")),
+    "an unknown word": ("zygomaticoid", Answered("Nothing found for “zygomaticoid”")),
+    "only a typo": ("hypertelorsim", Answered("Found Hypertelorism in the graph", notice="a typo")),
+    "a question about an unknown name": ("Which genes cause Qwerty-Uiop syndrome?",
+                                         Answered("Nothing found for “cause Qwerty-Uiop”")),
+    "french around a name": ("Quels gènes causent le Kabuki syndrome ?", Answered("Found Kabuki syndrome")),
+    "german with an english name": ("Welche Gene verursachen Kabuki syndrome?", Answered("KMT2D")),
+    "spanish": ("¿Qué fenotipos faciales tiene el síndrome de Noonan?", Answered("Nothing found for")),
 }
 
 
