@@ -104,7 +104,8 @@ QUESTIONS = {
     # each answer names what was looked for, or says there was nothing to look for
     "one character": ("a", Answered(NOTHING_TO_LOOK_FOR, notice=NO_TYPE)),
     "only stop words": ("Is it the one that they have, and what of it?", Answered(NOTHING_TO_LOOK_FOR)),
-    "10,000 characters": (("Which genes cause Kabuki syndrome? " * 300)[:10_000], Refused("characters long; the limit is 5,000")),
+    "10,000 characters": (("Which genes cause Kabuki syndrome? " * 300)[:10_000],
+                          Refused("characters long; the limit is 5,000")),
     "an unknown word": ("zygomaticoid", Answered("Nothing found for “zygomaticoid”")),
     "only a typo": ("hypertelorsim", Answered("Found Hypertelorism in the graph", notice="a typo")),
     "a question about an unknown name": ("Which genes cause Qwerty-Uiop syndrome?",
