@@ -52,6 +52,7 @@ class PipelineResult:
     selective: bool = False
     confidence: float | None = None  # that the graph's top-ranked answer is right
     llm_failed: str | None = None  # why the LLM gave no usable answer (the grounded one is shown)
+    llm_query: str | None = None  # what became of the LLM's Cypher query (RetrievalResult.llm_query)
     case: DiagnosisCase | None = None
     done: bool = False
 
@@ -249,6 +250,7 @@ def _last(results: Iterator[PipelineResult]) -> PipelineResult:
 
 def _take(result: PipelineResult, retrieved: RetrievalResult) -> None:
     result.triples, result.cypher, result.links = retrieved.triples, retrieved.cypher, retrieved.links
+    result.llm_query = retrieved.llm_query
     result.notices += readings(retrieved.links) + retrieved.notices
     result.timings_ms.update(retrieved.timings_ms)
 

@@ -32,6 +32,7 @@ from bench.coverage import SEMANTIC_NOTE, AliasIndex, TokenScorer, coverage, ref
 from bench.results import variant_name
 from bench.runtime import DOMAIN_QA, dataset, percentiles, progress
 from fpkg.errors import BenchError
+from retrieval.cypher.mode import LLM_QUERY_OUTCOMES
 from retrieval.retriever import MODES
 
 COVERAGE_TARGET = 0.95
@@ -155,7 +156,8 @@ def run(pipeline, questions: list[DomainQuestion], *, mode: str = "cypher", back
         answer = "" if result.llm_failed else result.answer
         covered = score_answer(q, answer, aliases)
         item = {"task": q.task, "index": q.index, "question": q.question, "latency_ms": round(latency, 2),
-                "answer_chars": len(result.answer), "llm_failed": result.llm_failed, **covered}
+                "answer_chars": len(result.answer), "llm_failed": result.llm_failed, "llm_query": result.llm_query,
+                **covered}
         item["missing"] = covered["missing"][:MISSING_SHOWN]
         if scorer is not None and q.task not in EXACT_SCORES:
             item["semantic"] = scorer.score(answer, q.reference)
@@ -163,6 +165,9 @@ def run(pipeline, questions: list[DomainQuestion], *, mode: str = "cypher", back
     out = {"mode": mode, "backend": backend or pipeline.settings.llm_backend, "coverage_target": COVERAGE_TARGET,
            "tasks": per_task(items), "latency_ms": percentiles(i["latency_ms"] for i in items),
            "llm_failures": sum(bool(i["llm_failed"]) for i in items), "items": items}
+    outcomes = Counter(i["llm_query"] for i in items if i["llm_query"])
+    if outcomes:  # text-to-Cypher: what became of the LLM's own query (the templates answered otherwise)
+        out["llm_queries"] = {outcome: outcomes[outcome] for outcome in LLM_QUERY_OUTCOMES if outcomes[outcome]}
     if scorer is not None:
         out["semantic_note"] = SEMANTIC_NOTE
     return out
@@ -202,6 +207,8 @@ def summary(result: dict[str, Any]) -> str:
     if result.get("llm_failures"):
         lines.append(f"  {result['llm_failures']} LLM failure(s): scored as answering nothing (the app showed "
                      "the grounded answer)")
+    if result.get("llm_queries"):
+        lines.append("  the LLM's Cypher: " + ", ".join(f"{k} {v}" for k, v in result["llm_queries"].items()))
     if "semantic_note" in result:
         lines.append(f"  {result['semantic_note']}")
     return "\n".join(lines)

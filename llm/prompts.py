@@ -35,11 +35,12 @@ ASK_SYSTEM = (
 )
 
 CYPHER_SYSTEM = (
-    "You translate questions into Cypher for the graph schema below. Reply with exactly one read-only "
+    "You translate questions into Cypher for a knowledge graph of facial phenotypes, diseases and genes "
+    "(its schema follows, when given). Reply with exactly one read-only "
     "query (MATCH, OPTIONAL MATCH, WITH, WHERE, RETURN, ORDER BY, LIMIT) and nothing else: no "
     "explanation, no code fence. Never create, merge, set, delete or remove anything. Use only the "
     "labels, relationship types and properties of the schema; match names case-insensitively with "
-    "toLower(); return at most 50 rows.\n\nSchema:\n{schema}"
+    "toLower(); return at most 50 rows."
 )
 
 
@@ -112,7 +113,8 @@ def cypher_messages(
 ) -> list[dict[str, str]]:
     """Text-to-Cypher: schema in the system prompt, few-shot (question, cypher) pairs as earlier turns,
     then the question. With `previous_query` and `error` it becomes a repair round."""
-    messages = [{"role": "system", "content": CYPHER_SYSTEM.format(schema=schema.strip())}]
+    system = CYPHER_SYSTEM + (f"\n\nSchema:\n{schema.strip()}" if schema.strip() else "")
+    messages = [{"role": "system", "content": system}]
     for example_question, example_cypher in examples:
         messages.append({"role": "user", "content": example_question.strip()})
         messages.append({"role": "assistant", "content": example_cypher.strip()})

@@ -50,6 +50,7 @@ EXAMPLES = [
      "MATCH (g:Genotype)-[:Affect]->(p:FacePhenotype) WHERE g.geneName = 'EYA1' "
      "RETURN g.geneName AS head, 'Affect' AS relation, p.phenotypeName AS tail LIMIT 50"),
 ]
+LLM_QUERY_OUTCOMES = ("as_written", "repaired", "empty", "rejected", "failed")  # RetrievalResult.llm_query
 PROMPT_SHOTS = 2  # examples the app's prompt shows (bench cypher-prompts compares 0, 1, 3, 5)
 
 
@@ -97,15 +98,26 @@ class CypherRetriever(Retriever):
         labels = [label for label in ("Disease", "FacePhenotype", "Genotype") if key in self.linker.vocabulary(label)]
         return labels[0] if len(labels) == 1 else None
 
-    def _llm_query(self, question: str, generator: Generator, result: RetrievalResult) -> None:
+    def query_by_llm(self, question: str, generator: Generator, shots: int = PROMPT_SHOTS,
+                     with_schema: bool = True) -> RetrievalResult:
+        """The LLM's own query alone, without the templates' fallback (the prompt study's unit)."""
+        result = RetrievalResult(mode="cypher")
+        self._llm_query(question, generator, result, shots, with_schema)
+        return result
+
+    def _llm_query(self, question: str, generator: Generator, result: RetrievalResult,
+                   shots: int = PROMPT_SHOTS, with_schema: bool = True) -> None:
         schema = self.store.schema()
         previous, error = None, None
-        for _attempt in range(1 + MAX_REPAIRS):
-            messages = cypher_messages(question, schema.describe(), EXAMPLES[:PROMPT_SHOTS], previous, error)
+        result.llm_query = "rejected"  # unless a query runs below
+        for attempt in range(1 + MAX_REPAIRS):
+            messages = cypher_messages(question, schema.describe() if with_schema else "", EXAMPLES[:shots],
+                                       previous, error)
             try:
                 reply = generator.generate(GenerationRequest(messages, temperature=0.0, max_new_tokens=256))
             except LLMError as e:
                 result.notices.append(f"The LLM could not write a query: {e}")
+                result.llm_query = "failed"
                 return
             written = extract_cypher(reply)
             if previous is not None and written.strip() == previous.strip():
@@ -130,6 +142,10 @@ class CypherRetriever(Retriever):
                 continue
             run.rows = len(rows)
             result.triples = rows_as_triples(rows)
+            if not rows:
+                result.llm_query = "empty"
+            else:
+                result.llm_query = "as_written" if attempt == 0 and not run.corrections else "repaired"
             return
 
 

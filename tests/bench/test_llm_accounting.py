@@ -58,3 +58,41 @@ def test_a_reply_that_names_an_option_is_scored_as_the_llms(pipeline, questions)
     out = run_with_reply(pipeline, questions, "A")
     assert out["accuracy"]["llm_failures"] == 0
     assert all(item["llm_failed"] is None and item["predicted"] for item in out["items"])
+
+
+CROUZON_CYPHER = ("MATCH (d:Disease)-[:Exhibit]->(p:FacePhenotype) WHERE toLower(d.dname) = 'crouzon syndrome' "
+                  "RETURN d.dname AS head, 'Exhibit' AS relation, p.phenotypeName AS tail LIMIT 50")
+CROUZON = DomainQuestion("Phenotype-Disease Associations", 0,
+                         "What facial phenotypes are associated with Crouzon syndrome?", "Hypertelorism; Proptosis",
+                         items=("Hypertelorism", "Proptosis"))
+KABUKI = DomainQuestion("Phenotype-Disease Associations", 1,
+                        "What facial phenotypes are associated with Kabuki syndrome?", "Long palpebral fissure",
+                        items=("Long palpebral fissure",))
+
+
+def test_domain_and_the_prompt_study_count_what_became_of_the_llms_queries(pipeline):
+    from bench import cypher_prompts
+
+    with running_server() as server:
+        server.reply = CROUZON_CYPHER  # right for Crouzon; for Kabuki it runs and answers the wrong disease
+        served = with_endpoint(pipeline, server.url)
+        try:
+            asked = domain.run(served, [CROUZON], semantic=False, backend="endpoint")
+            study = cypher_prompts.run(served, [CROUZON, KABUKI], backend="endpoint", shots=[0, 3],
+                                       schema_variants=True)
+        finally:
+            clear_cache()
+    assert asked["llm_queries"] == {"as_written": 1}
+    assert [(v["shots"], v["schema"]) for v in study["variants"]] == [(0, True), (3, True), (0, False), (3, False)]
+    for variant in study["variants"]:
+        assert variant["outcomes"]["as_written"] == 2 and variant["valid_rate"] == 1.0
+        assert variant["coverage"] == 0.5  # Crouzon covered, Kabuki not: the LLM's query alone is scored
+    assert "text-to-Cypher prompts" in cypher_prompts.summary(study)
+
+
+def test_the_prompt_study_needs_an_llm(pipeline):
+    from bench import cypher_prompts
+    from fpkg.errors import BenchError
+
+    with pytest.raises(BenchError, match="needs an LLM backend"):
+        cypher_prompts.run(pipeline, [CROUZON], backend="grounded", shots=[0], schema_variants=False)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from fpkg.errors import LLMError
 from retrieval.intent import detect_intent, find_mentions
 from tests.fake_llm import ScriptedLLM
 from tests.hardening_support import assert_unchanged, graph_fingerprint
@@ -53,6 +54,7 @@ def test_llm_query_is_repaired_and_run(pipeline):
     assert run.origin == "llm" and run.error is None and run.rows > 0
     assert any("direction" in c for c in run.corrections) and any("return" in c.lower() for c in run.corrections)
     assert any(t.tail == "Hypertelorism" or t.head == "Hypertelorism" for t in result.triples)
+    assert result.llm_query == "repaired"
 
 
 def test_llm_errors_go_back_for_repair_then_fall_back_to_templates(pipeline):
@@ -70,6 +72,7 @@ def test_llm_errors_go_back_for_repair_then_fall_back_to_templates(pipeline):
     assert any("Blocked" in notice for notice in result.notices)
     assert "previous query" in llm.requests[1].messages[-1]["content"]  # the error went back to the LLM
     assert result.cypher[-1].origin == "template:phenotypes_of_disease" and result.triples
+    assert result.llm_query == "empty"  # the last one ran; the template answered
     assert_unchanged(store, before)
 
 
@@ -81,3 +84,25 @@ def test_repairs_stop_when_the_llm_repeats_its_failed_query(pipeline):
     assert len(llm.requests) == 2 and len([run for run in result.cypher if run.origin == "llm"]) == 1
     assert any("repeated a query" in notice for notice in result.notices)
     assert result.intent == "phenotypes_of_disease" and result.triples  # the template answered
+    assert result.llm_query == "rejected"
+
+
+class FailingLLM(ScriptedLLM):
+    def stream(self, request):
+        raise LLMError("the server closed the connection")
+
+
+def test_the_llm_query_alone_by_prompt_variant(pipeline):
+    retriever = pipeline.retriever("cypher")
+    good = ("MATCH (d:Disease)-[:Exhibit]->(p:FacePhenotype) WHERE toLower(d.dname) = 'crouzon syndrome' "
+            "RETURN d.dname AS head, 'Exhibit' AS relation, p.phenotypeName AS tail LIMIT 50")
+    llm = ScriptedLLM([good])
+    result = retriever.query_by_llm("Which features does Crouzon syndrome show?", llm, shots=3, with_schema=False)
+    assert result.llm_query == "as_written" and result.triples and result.intent is None  # no template ran
+    system, *turns = llm.requests[0].messages
+    assert "Schema:" not in system["content"] and len(turns) == 2 * 3 + 1  # three examples, then the question
+    llm = ScriptedLLM([good])
+    retriever.query_by_llm("Which features does Crouzon syndrome show?", llm, shots=0)
+    assert "Schema:" in llm.requests[0].messages[0]["content"] and len(llm.requests[0].messages) == 2
+    failed = retriever.query_by_llm("Which features does Crouzon syndrome show?", FailingLLM([]))
+    assert failed.llm_query == "failed" and failed.cypher == [] and "could not write" in failed.notices[0]
