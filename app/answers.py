@@ -38,6 +38,29 @@ def readings(links: list[Link]) -> list[str]:
     return list(dict.fromkeys(shown))
 
 
+LINK_METHOD_WORDS = {"exact": "exact", "synonym": "synonym", "typo": "typo", "fuzzy": "typo",
+                     "embedding": "closest in meaning", "ngram": "closest in spelling", "hgvs": "variant"}
+MAX_LINKS_SHOWN = 12
+
+
+def linked_names(links: list[Link]) -> str | None:
+    """How each name in the text was linked to the graph: 'chd7 → CHD7 (case)', 'wide-set eyes →
+    Hypertelorism (synonym)', 'hypertelorsim → Hypertelorism (typo)'; None when nothing was linked."""
+    shown = []
+    for link in links:
+        if link.node_id is None or not link.name:
+            continue
+        how = LINK_METHOD_WORDS.get(link.method, link.method)
+        if how == "exact" and link.mention != link.name:
+            how = "case" if link.mention.casefold() == link.name.casefold() else "exact"
+        shown.append(f"{link.mention} → {link.name} ({how})")
+    shown = list(dict.fromkeys(shown))
+    if not shown:
+        return None
+    more = f" and {len(shown) - MAX_LINKS_SHOWN} more" if len(shown) > MAX_LINKS_SHOWN else ""
+    return "Linked: " + "; ".join(shown[:MAX_LINKS_SHOWN]) + more
+
+
 def unsupported_names(reply: str, evidence: list[str], linker: EntityLinker) -> list[str]:
     """Notices for the diseases an LLM's reply names that the evidence it was given does not hold
     (from the model's own memory, or invented)."""

@@ -1,8 +1,14 @@
 """A diagnostic case from free text: NER spans, completed by the graph's own vocabulary.
 
-The NER model (when configured) and its rules find age, sex, ethnicity, gene and variant;
-facial phenotypes are also found by exact names and synonyms from the graph, so a case
-still parses when no model is available."""
+The NER model (when configured) and its rules find age, sex, ethnicity, gene and variant.
+Facial phenotypes come from two recognisers, merged by one rule:
+1. the model's FACIAL_PHENOTYPE spans, as written;
+2. the dictionary matcher (`retrieval.intent.find_mentions`: HPO and FPKG labels and synonyms,
+   longest match at word boundaries, typo-tolerant): a match is added unless it equals, lies
+   inside or contains a phenotype already taken (the model's span names the finding as the
+   writer did; the dictionary adds what the model missed).
+So a case still parses when no model is available. Findings written after a negation ("no
+cleft palate") go to `excluded`, never to the phenotypes (`ner.negation`)."""
 
 from __future__ import annotations
 

@@ -11,6 +11,7 @@ import json
 
 from PIL import Image
 
+from app.answers import linked_names
 from app.evidence_plot import evidence_graph, render_png
 from app.pipeline import PipelineResult
 from retrieval.diagnose import WEIGHTS
@@ -68,7 +69,12 @@ def answer_markdown(answer: str) -> str:
 
 
 def notices_markdown(result: PipelineResult) -> str:
-    return "\n".join(f"- ⚠ {n.translate(_MARKDOWN_SPECIAL)}" for n in dict.fromkeys(result.notices))
+    """The warnings, then how the names in the text were linked to the graph."""
+    lines = [f"- ⚠ {n.translate(_MARKDOWN_SPECIAL)}" for n in dict.fromkeys(result.notices)]
+    linked = linked_names(result.links)
+    if linked:
+        lines.append(f"- {linked.translate(_MARKDOWN_SPECIAL)}")
+    return "\n".join(lines)
 
 
 def timings(result: PipelineResult, extra: dict[str, float] | None = None) -> dict[str, float]:

@@ -33,3 +33,15 @@ def test_a_disease_the_evidence_does_not_hold_is_flagged_in_an_llm_answer(pipeli
     flagged = [n for n in asked.notices if "not in the evidence" in n]
     assert len(flagged) == 1 and "Noonan syndrome" in flagged[0]  # Crouzon syndrome is in the evidence
     assert diagnosed.predicted.option == "B" and not any("not in the evidence" in n for n in diagnosed.notices)
+
+
+def test_the_notices_say_how_each_name_was_linked(pipeline):
+    from app.ui_format import notices_markdown
+
+    asked = pipeline.ask("Do chd7 and wide-set eyes go together with hypertelorsim?")
+    shown = notices_markdown(asked).replace("\\", "")  # Markdown escapes off
+    assert "chd7 → CHD7 (case)" in shown
+    assert "wide-set eyes → Hypertelorism (synonym)" in shown
+    assert "hypertelorsim → Hypertelorism (typo)" in shown
+    exact = notices_markdown(pipeline.ask("Which diseases present with Hypertelorism?")).replace("\\", "")
+    assert "Hypertelorism → Hypertelorism (exact)" in exact and "⚠" not in exact
