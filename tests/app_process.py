@@ -9,13 +9,14 @@ from __future__ import annotations
 import atexit
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from fpkg.config import Settings
@@ -78,13 +79,38 @@ def start_app(settings: Settings) -> AppServer:
     return _server
 
 
-def launch_app(settings: Settings, log_path: Path, timeout_s: float = START_TIMEOUT_S) -> AppServer:
-    """`python -m app` on a free port, returned once /healthz says ok (the caller stops it)."""
+def private_cache(pipeline, folder: Path) -> Settings:
+    """The session's settings with a cache folder of their own: a copy of the session graph's
+    snapshot, build manifest and linker index, so that a second app starts its own graph server
+    on the same graph without rebuilding it (the session's server is never touched)."""
+    from graphstore.embedded_falkordb import RDB_NAME
+    from kg_dump.build import manifest_path
+
+    server = pipeline.store.server
+    if server is None or not server.rdb_path.is_file():
+        import pytest
+
+        pytest.skip("the session graph is not in an embedded FalkorDB with a snapshot")
+    source = pipeline.settings.cache_dir
+    settings = replace(pipeline.settings, cache_dir=folder)
+    (folder / "falkordb").mkdir(parents=True)
+    shutil.copy(server.rdb_path, folder / "falkordb" / RDB_NAME)
+    shutil.copy(manifest_path(pipeline.settings), manifest_path(settings))
+    if (source / "linking").is_dir():
+        shutil.copytree(source / "linking", folder / "linking")
+    return settings
+
+
+def launch_app(settings: Settings, log_path: Path, timeout_s: float = START_TIMEOUT_S,
+               env: dict[str, str] | None = None) -> AppServer:
+    """`python -m app` on a free port, returned once /healthz says ok (the caller stops it);
+    `env` overrides the test environment (an LLM backend, say)."""
     port = free_port()
     began = time.monotonic()
     with open(log_path, "w") as log:
         process = subprocess.Popen([sys.executable, "-m", "app", "--port", str(port)], cwd=REPO_ROOT,
-                                   env=app_environment(settings), stdout=log, stderr=subprocess.STDOUT)
+                                   env=app_environment(settings) | (env or {}), stdout=log,
+                                   stderr=subprocess.STDOUT)
     server = AppServer(f"http://127.0.0.1:{port}", process, log_path, 0.0)
     deadline = began + timeout_s
     while True:

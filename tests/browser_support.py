@@ -20,3 +20,15 @@ def toast_with(page, text: str) -> str:
     toast = page.locator("[data-testid='toast-body']").filter(has_text=text).first
     toast.wait_for(timeout=60_000)
     return toast.inner_text()
+
+
+def triple_rows(page, prefix: str) -> int:
+    return page.locator(f"#{prefix}-triples [role=gridcell][data-col='0']").count()
+
+
+def evidence_picture_width(page, prefix: str) -> int:
+    """The evidence picture's width once drawn: it is drawn when the answer is complete."""
+    image = page.locator(f"#{prefix}-evidence img").first
+    image.wait_for(timeout=ANSWER_TIMEOUT_MS)
+    page.wait_for_function(f"document.querySelector('#{prefix}-evidence img').complete", timeout=30_000)
+    return page.evaluate(f"document.querySelector('#{prefix}-evidence img').naturalWidth")

@@ -9,7 +9,7 @@ import pytest
 
 from app.ui_format import RANKED_HEADERS
 from tests.app_process import ARTIFACTS
-from tests.browser_support import ANSWER_TIMEOUT_MS, field, toast_with, wait_for_answer
+from tests.browser_support import evidence_picture_width, field, toast_with, triple_rows, wait_for_answer
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -37,19 +37,8 @@ def choose_mode(page, prefix: str, label_start: str) -> None:
     page.locator(f"#{prefix}-mode").get_by_text(label_start, exact=False).first.click()
 
 
-def triple_rows(page, prefix: str) -> int:
-    return page.locator(f"#{prefix}-triples [role=gridcell][data-col='0']").count()
-
-
 def cell(page, elem_id: str, row: int, column: int) -> str:
     return page.locator(f"#{elem_id} [data-testid='cell-{row}-{column}']").first.inner_text().strip()
-
-
-def evidence_picture_width(page, prefix: str) -> int:
-    image = page.locator(f"#{prefix}-evidence img").first
-    image.wait_for(timeout=ANSWER_TIMEOUT_MS)
-    page.wait_for_function(f"document.querySelector('#{prefix}-evidence img').complete", timeout=30_000)
-    return page.evaluate(f"document.querySelector('#{prefix}-evidence img').naturalWidth")
 
 
 @pytest.mark.parametrize("mode", ["cypher", "vector"])

@@ -29,7 +29,7 @@ from llm.endpoint import EndpointGenerator
 from llm.factory import clear_cache
 from ner.predict import EntityRecognizer
 from retrieval.diagnose import DiagnosisCase
-from tests.app_process import launch_app
+from tests.app_process import launch_app, private_cache
 from tests.hardening_support import with_endpoint, with_generator
 from tests.openai_server import running_server
 
@@ -215,17 +215,7 @@ def test_corrupt_snapshot_is_rebuilt_from_the_dump(pipeline, tmp_path):
 def test_app_stopped_with_sigterm_stops_the_graph_server_it_started(pipeline, tmp_path):
     """`docker stop` sends SIGTERM: the app exits through its cleanup and takes down the embedded
     FalkorDB it started (a cache folder of its own: a copy of the session's snapshot and indexes)."""
-    server = pipeline.store.server
-    if server is None or not server.rdb_path.is_file():
-        pytest.skip("the session graph is not in an embedded FalkorDB with a snapshot")
-    source = pipeline.settings.cache_dir
-    settings = replace(pipeline.settings, cache_dir=tmp_path / "cache")
-    (settings.cache_dir / "falkordb").mkdir(parents=True)
-    shutil.copy(server.rdb_path, settings.cache_dir / "falkordb" / RDB_NAME)
-    shutil.copy(manifest_path(pipeline.settings), manifest_path(settings))
-    if (source / "linking").is_dir():
-        shutil.copytree(source / "linking", settings.cache_dir / "linking")
-
+    settings = private_cache(pipeline, tmp_path / "cache")
     app = launch_app(settings, tmp_path / "app.log")
     try:
         graph_server = json.loads((settings.cache_dir / "falkordb" / STATE_NAME).read_text())["pid"]
