@@ -93,9 +93,9 @@ ASKED = {
                                       "Hypertelorism"),
     "html around": (HTML + "What facial phenotypes are associated with Crouzon syndrome?", "Hypertelorism"),
     "cypher statement": ("MATCH (n) DETACH DELETE n", None),
-    "sql": (SQL, "no evidence"),
-    "chinese": ("克鲁宗综合征的面部表型是什么？", "no evidence"),
-    "emoji only": ("🧬😀", "no evidence"),
+    "sql": (SQL, "Nothing found for"),
+    "chinese": ("克鲁宗综合征的面部表型是什么？", "Nothing found for"),
+    "emoji only": ("🧬😀", "Nothing to look for"),
     "an img tag around": ("<img src=x onerror=alert(1)> What facial phenotypes are associated with Crouzon "
                           "syndrome?", "Hypertelorism"),  # as the browser test below types it
 }
