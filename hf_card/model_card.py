@@ -22,7 +22,7 @@ DATASET_NAME = "FPKG NER corpus (Facial-Phenotype-RAG)"
 CORPUS_URL = "https://github.com/zhelishisongjie/Facial-Phenotype-RAG"
 _HYPERPARAMETERS = ("base_model_id", "layers", "epochs", "epochs_run", "best_epoch", "learning_rate", "batch_size",
                     "max_length", "warmup_ratio", "weight_decay", "seed", "patience", "train_sentences",
-                    "augment", "train_seconds", "train_cpu_seconds", "torch_threads")
+                    "augment", "prose", "train_seconds", "train_cpu_seconds", "torch_threads")
 
 TEMPLATE = """---
 {{ card_data }}
@@ -43,7 +43,11 @@ associated rare genetic disease".
   training, {{ dev_sentences }} validation and {{ test_sentences }} test sentences, CoNLL format;
   plus {{ augment }} synthetic note-style sentences that recombine the training split's own
   entities ("5yo F, c.1234del in kmt2d, arched eyebrows, ..."), so that the model does not
-  learn the corpus' few templates by position. Validation and test data are never used for them.
+  learn the corpus' few templates by position; and {{ prose }} synthetic descriptions written by
+  rules in twelve styles of clinical prose (letters, lab reports, ward notes, referral forms,
+  parents' questions, ...) from the HPO release's facial phenotype, disease and gene names, whose
+  surrounding words (surnames, "Heterozygous", "Exome", "Ward 7") stay outside any entity.
+  Validation and test data are never used for them.
 - **Language:** English.
 
 ## Labels
@@ -140,6 +144,7 @@ def build_model_card(model_dir: Path, repo_id: str | None = None, license: str =
         corpus_url=CORPUS_URL,
         train_sentences=args.get("train_sentences", "?"),
         augment=args.get("augment", 0),
+        prose=args.get("prose", 0),
         depth=f", its first {config['num_hidden_layers']} transformer layers" if args.get("layers") else "",
         dev_sentences=results.get("dev", {}).get("sentences", "?"),
         test_sentences=test.get("sentences", "?"),

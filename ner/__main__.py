@@ -49,6 +49,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="keep only the base model's first N transformer layers (default: 3; 0: all)")
     p.add_argument("--augment", type=int, default=600,
                    help="synthetic free-text sentences built from the training entities (0: none)")
+    p.add_argument("--prose", type=int, default=1500,
+                   help="synthetic letters, reports, notes and questions from the HPO vocabulary (0: none)")
     p.add_argument("--no-progress", action="store_true")
     p.set_defaults(run=_train)
 
@@ -58,14 +60,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--text", action="store_true",
                    help="predict on each sentence's raw text ('# text =') and match character spans")
     p.add_argument("--rules", action="store_true", help="with --text: merge rule spans")
-    p.add_argument("--genes", type=Path, help="gene symbols for the rules, one per line")
+    p.add_argument("--genes", type=Path, help="gene symbols for the rules, one per line (default: the HPO release's)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=_evaluate)
 
     p = sub.add_parser("predict", help="print the entity spans of a text")
     p.add_argument("text")
     p.add_argument("--model", help="model folder or Hub id (default: NER_MODEL)")
-    p.add_argument("--genes", type=Path, help="gene symbols for the rules, one per line")
+    p.add_argument("--genes", type=Path, help="gene symbols for the rules, one per line (default: the HPO release's)")
     p.add_argument("--no-rules", action="store_true")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=_predict)
@@ -93,7 +95,8 @@ def _train(args) -> int:
     data = {s: read_conll(corpus_path(settings.data_dir, s)) for s in SPLITS}
     config = TrainConfig(
         out=args.out, base=args.base, epochs=args.epochs, learning_rate=args.lr,
-        batch_size=args.batch_size, seed=args.seed, patience=args.patience, limit=args.limit, augment=args.augment,
+        batch_size=args.batch_size, seed=args.seed, patience=args.patience, limit=args.limit,
+        augment=args.augment, prose=args.prose,
         layers=args.layers or None,
         progress=not args.no_progress,
     )
@@ -165,7 +168,9 @@ def _audit(args) -> int:
 
 def _genes(path: Path | None) -> list[str]:
     if path is None:
-        return []
+        from ner.vocabulary import hpo_gene_symbols
+
+        return hpo_gene_symbols()
     return [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 

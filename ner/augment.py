@@ -58,7 +58,7 @@ def augment(sentences: Sequence[Sentence], count: int, seed: int = 0) -> list[Se
         return []
     inv = inventory(sentences)
     rng = random.Random(seed)
-    return [_to_sentence(rng.choice(_LAYOUTS)(_Draw(inv, rng)), f"augmented:{i + 1}") for i in range(count)]
+    return [to_sentence(rng.choice(_LAYOUTS)(_Draw(inv, rng)), f"augmented:{i + 1}") for i in range(count)]
 
 
 class _Draw:
@@ -185,7 +185,7 @@ _LAYOUTS: list[Callable[[_Draw], list[Piece]]] = [
 ]
 
 
-def _to_sentence(pieces: list[Piece], source: str) -> Sentence:
+def to_sentence(pieces: list[Piece], source: str) -> Sentence:
     """Join the pieces, split the text as inference does and tag the words by offset."""
     text, entities = "", []
     for piece, kind in pieces:

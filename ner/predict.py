@@ -15,11 +15,13 @@ from pathlib import Path
 
 from safetensors import SafetensorError
 
+from ner.dictionary import EntityDictionary
 from ner.merge import merge_spans
 from ner.rules import RuleTagger
 from ner.spans import Span, spans_from_words
 from ner.tagger import DEFAULT_MAX_LENGTH, DEFAULT_STRIDE, WordTagger
 from ner.text import clean, split_words
+from ner.vocabulary import hpo_disease_names, hpo_phenotype_names
 
 __all__ = ["EntityRecognizer", "Span"]
 
@@ -30,9 +32,11 @@ class EntityRecognizer:
     """Model spans and rule spans, merged (see :mod:`ner.merge` for the precedence)."""
 
     def __init__(self, tagger: WordTagger | None, rules: RuleTagger | None,
-                 notice: str | None = None, model_name: str | None = None) -> None:
+                 notice: str | None = None, model_name: str | None = None,
+                 dictionary: EntityDictionary | None = None) -> None:
         self.tagger = tagger
         self.rules = rules
+        self.dictionary = dictionary
         self.notice = notice
         self.model_name = model_name
 
@@ -42,17 +46,26 @@ class EntityRecognizer:
 
     @classmethod
     def load(cls, model: str | Path | None, gene_vocabulary: Iterable[str] = (), *,
-             rules: bool = True, max_length: int = DEFAULT_MAX_LENGTH,
-             stride: int = DEFAULT_STRIDE) -> EntityRecognizer:
+             rules: bool = True, phenotype_vocabulary: Iterable[str] | None = None,
+             disease_vocabulary: Iterable[str] | None = None,
+             max_length: int = DEFAULT_MAX_LENGTH, stride: int = DEFAULT_STRIDE) -> EntityRecognizer:
         """Load ``model`` (a folder or a Hub id such as ``hfchloe/FP_NER``); never raises
-        for a model that is missing or unreadable: the recognizer falls back to rules."""
+        for a model that is missing or unreadable: the recognizer falls back to rules. With
+        ``rules``, the dictionary (``phenotype_vocabulary`` and ``disease_vocabulary``, else HPO's
+        facial phenotype and disease names) judges and completes the model's phenotype and disease
+        spans (see :mod:`ner.dictionary`)."""
+        gene_vocabulary = list(gene_vocabulary)
         rule_tagger = RuleTagger(gene_vocabulary) if rules else None
+        dictionary = EntityDictionary(
+            hpo_phenotype_names() if phenotype_vocabulary is None else phenotype_vocabulary,
+            hpo_disease_names() if disease_vocabulary is None else disease_vocabulary,
+            gene_vocabulary) if rules else None
         if model is None or not str(model).strip():
-            return cls(None, rule_tagger, "no NER model configured (NER_MODEL); using rules only")
+            return cls(None, rule_tagger, "no NER model configured (NER_MODEL); using rules only", None, dictionary)
         name = str(model).strip()
         looks_local = Path(name).expanduser().exists() or name.startswith((".", "/", "~")) or name.count("/") > 1
         if looks_local and not Path(name).expanduser().is_dir():
-            return cls(None, rule_tagger, f"NER model folder {name} not found; using rules only", name)
+            return cls(None, rule_tagger, f"NER model folder {name} not found; using rules only", name, dictionary)
         try:
             folder = Path(name).expanduser() if looks_local else _hub_snapshot(name)
             tagger = WordTagger.from_pretrained(folder, max_length=max_length, stride=stride)
@@ -63,8 +76,8 @@ class EntityRecognizer:
             where = "" if looks_local else "no such folder, and from the Hub: "
             notice = f"NER model {name} could not be loaded ({where}{_first_line(e)}); using rules only"
             log.info(notice)  # the caller gets it as .notice and decides how to show it
-            return cls(None, rule_tagger, notice, name)
-        return cls(tagger, rule_tagger, None, name)
+            return cls(None, rule_tagger, notice, name, dictionary)
+        return cls(tagger, rule_tagger, None, name, dictionary)
 
     def predict(self, text: str | None) -> list[Span]:
         """Entity spans in ``text`` (offsets into ``text`` as given); [] for empty input."""
@@ -79,6 +92,8 @@ class EntityRecognizer:
             model_spans = [spans_from_words(t, ws, tg) for t, ws, tg in zip(cleaned, words, tags, strict=True)]
         results = []
         for text, original, spans in zip(cleaned, texts, model_spans, strict=True):
+            if self.dictionary is not None:
+                spans = self.dictionary.merge(spans, text)
             if self.rules is not None:
                 spans = merge_spans(spans, self.rules.predict(text))
             # offsets are the same in the cleaned text; report the caller's characters

@@ -30,6 +30,7 @@ from ner.augment import augment
 from ner.corpus import Sentence
 from ner.evaluate import evaluate_tagger
 from ner.labels import ID2LABEL, LABEL2ID, LABELS
+from ner.prose import hpo_vocabulary, prose
 from ner.tagger import DEFAULT_MAX_LENGTH, WordTagger
 
 DEFAULT_BASE_ID = "sentence-transformers/all-MiniLM-L6-v2"
@@ -51,6 +52,7 @@ class TrainConfig:
     patience: int = 2  # epochs without a better dev F1 before stopping
     limit: int | None = None  # use only the first N training sentences (smoke tests)
     augment: int = 600  # synthetic free-text sentences added (see ner.augment); 0 for none
+    prose: int = 1500  # synthetic clinical prose from the HPO vocabulary (see ner.prose); 0 for none
     # Keep only the base model's first N transformer layers (None: all). Three of MiniLM's
     # six keep test F1 above 0.99 and halve training and inference time (~12 ms a question
     # on one core of this CPU against ~21 ms with six).
@@ -140,6 +142,8 @@ def train(config: TrainConfig, train_sentences: Sequence[Sentence], dev_sentence
     sentences = list(train_sentences)[: config.limit] if config.limit else list(train_sentences)
     corpus_count = len(sentences)
     sentences += augment(sentences, config.augment, config.seed)
+    if config.prose:
+        sentences += prose(config.prose, hpo_vocabulary(), config.seed)
     tokenizer = AutoTokenizer.from_pretrained(base)
     model = AutoModelForTokenClassification.from_pretrained(
         base, num_labels=len(LABELS), id2label=ID2LABEL, label2id=LABEL2ID

@@ -16,8 +16,9 @@ def test_predict_without_a_model_uses_rules_and_says_so(tmp_path, capsys):
     captured = capsys.readouterr()
     assert "rules only" in captured.err
     spans = json.loads(captured.out)
+    # the default gene list is the HPO release's
     assert [(s["type"], s["text"]) for s in spans] == [
-        ("AGE", "18-month-old"), ("GENDER", "boy"), ("MUTATION", "p.Arg604*")]
+        ("AGE", "18-month-old"), ("GENDER", "boy"), ("GENE", "NSD1"), ("MUTATION", "p.Arg604*")]
 
 
 def test_predict_reads_a_gene_list(tmp_path, capsys):

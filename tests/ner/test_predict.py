@@ -54,7 +54,7 @@ class TokenIdModel(torch.nn.Module):
 def well_formed(text: str, spans: list[Span]) -> bool:
     previous_end = -1
     for s in spans:
-        assert s.type in ENTITY_TYPES and s.source in ("model", "rules")
+        assert s.type in ENTITY_TYPES and s.source in ("model", "rules", "dictionary")
         assert 0 <= s.start < s.end <= len(text) and text[s.start:s.end] == s.text
         assert 0.0 <= s.score <= 1.0 and s.start >= previous_end
         previous_end = s.end

@@ -38,7 +38,7 @@ def test_smoke_training_loss_falls_and_model_reloads(tmp_path, corpus):
     short = [s for s in train_sentences if len(s.tokens) < 20][:32]
     long = [s for s in train_sentences if "B-MUTATION" in s.tags and len(s.tokens) < 60][:16]
     out = tmp_path / "model"
-    config = TrainConfig(out=out, epochs=1, learning_rate=3e-4, batch_size=8, warmup_ratio=0.0, augment=0,
+    config = TrainConfig(out=out, epochs=1, learning_rate=3e-4, batch_size=8, warmup_ratio=0.0, augment=0, prose=0,
                          layers=2, progress=False)
     result = train(config, short + long, corpus["dev"][:8], log=lambda message: None)
 
@@ -64,6 +64,6 @@ def test_smoke_training_loss_falls_and_model_reloads(tmp_path, corpus):
 
 
 def test_layers_must_fit_the_base_model(tmp_path, corpus):
-    config = TrainConfig(out=tmp_path / "m", epochs=1, augment=0, layers=9, progress=False)
+    config = TrainConfig(out=tmp_path / "m", epochs=1, augment=0, prose=0, layers=9, progress=False)
     with pytest.raises(TrainError, match="between 1 and 6"):
         train(config, corpus["train"][:4], [], log=lambda message: None)

