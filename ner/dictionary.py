@@ -9,18 +9,23 @@ finding, 'Sian' as a disease, 'gnomAD' as a gene), so each model span must look 
 Rules, applied to the model's spans in `ner.predict` before the HGVS/age/sex/gene rules:
 1. FACIAL_PHENOTYPE: every content word must be a phenotype word, or one slip of the keyboard
    from one ('hypertelorsim'); else the span is dropped ('hypercalcaemia', 'fetal fingertip
-   pads'). A span holding two or more dictionary names joined by 'with', 'and' or commas, none
-   as long as the span, is replaced by them ('short nose with anteverted nares').
+   pads'). Qualifiers after it are cut ('choanal atresia on the left'); a span of two findings
+   joined by 'with' ('small ears with prominent crus'), or holding two or more dictionary names
+   joined by 'and' or commas, none as long as the span, is replaced by them.
 2. DISEASE: a span that is exactly a phenotype name and has no disease word ('syndrome',
    'disorder', ...) becomes a phenotype ('coloboma'); otherwise it is kept when it has a disease
-   word or is made of disease-name words only, else dropped ('Sian', 'Bloods AM').
+   word or is made of disease-name words only (one word: the eponym of a short syndrome name,
+   'Noonan'), else dropped ('Sian', 'Bloods AM', 'recurrent').
 3. GENE (when a gene list is given): a symbol of the list is kept; a disease word ('noonan',
    'kabuki') becomes a disease; anything else is dropped ('gnomAD', 'PICU', 'PM2').
 4. MUTATION: the span must read as a variant (HGVS marks, del/dup/ins, an exon, a chromosome
    band, a repeat), with a number or a repeat; else dropped ('father', 'K 3.9', 'deletion').
 5. AGE: a bare number needs an age word around it ('aged', 'age:', a unit after it, 'M'/'F'
-   after it in a ward list); else dropped ('54.5' cm, '14:00').
-6. A dictionary phenotype name that overlaps no model span of any type is added (a finding the
+   after it in a ward list); anything else must read as an age ('18 months', '5yo'); else
+   dropped ('54.5' cm, '14:00', '15q11-q13').
+6. RACE: every word must be an ethnicity word ('White British'; not 'Birmingham', 'Ahmed');
+   two ethnicity spans side by side are one ('White' + 'British').
+7. A dictionary phenotype name that overlaps no model span of any type is added (a finding the
    model missed, 'ptosis' at the start of a line).
 HPO synonyms that name a disease ('Crouzon syndrome' for craniofacial dysostosis) are not
 phenotype names: in text they are the disease.
@@ -33,6 +38,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 
+from ner.rules import ETHNICITIES, VARIANT_LIKE
 from ner.spans import Span
 
 _TOKEN = re.compile(r"[A-Za-z0-9]+")
@@ -48,14 +54,19 @@ _FUNCTION_WORDS = frozenset({"a", "an", "the", "of", "and", "or", "with", "witho
                              "for", "from", "is", "are", "both", "left", "right", "bilateral", "mild", "severe",
                              "moderate", "marked", "slight", "slightly", "very", "prominent", "small", "large"})
 _JOINERS = frozenset({"with", "and", ",", ";", "&", "plus"})
-VARIANT_LIKE = re.compile(r"\b[cgmnrp]\.|del|dup|ins|inv|>|fs|\*|\bexons?\b|\bintrons?\b|repeat|expansion|"
-                          r"\d+[pq]\d|\bupd\b|\blom\b|\bgom\b|methylation|mosaic|trisomy|IVS|ter\b",
-                          re.IGNORECASE)
 VARIANT_SIZE = re.compile(r"\d|repeat|expansion", re.IGNORECASE)
-BARE_NUMBER = re.compile(r"\d{1,3}(?:\.\d{1,2})?")
+AGE_FORM = re.compile(r"(?:\d{1,3}(?:\.\d{1,2})?|[a-z]+(?:-[a-z]+)?)\s?-?\s?(?:years?|yrs?|yr|y|yo|y/o|y\.o\.|"
+                      r"months?|mos?|mo|weeks?|wks?|wk|days?|/12|/52)(?:-old)?", re.IGNORECASE)
+RACE_WORDS = frozenset(w.casefold() for name in ETHNICITIES for w in _TOKEN.findall(name)) | {
+    "white", "black", "mixed", "english", "jewish", "hispanic", "latino", "latina", "caucasian", "european", "han",
+    "roma",
+    "indigenous", "aboriginal", "traveller", "descent", "origin", "background", "heritage"}
+BARE_NUMBER = re.compile(r"\d{1,3}(?:\.\d{1,2})?|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+                         r"(?:thir|four|fif|six|seven|eigh|nine)teen|(?:twen|thir|for|fif|six|seven|eigh|nine)ty"
+                         r"(?:-[a-z]+)?)", re.IGNORECASE)
 AGE_BEFORE = re.compile(r"\b(?:aged?|age:?|is|am|was|turned|now)\s*$", re.IGNORECASE)
 AGE_AFTER = re.compile(r"\s?(?:-?\s?(?:years?|yrs?|yr|y|yo|y/o|y\.o|months?|mos?|mo|weeks?|wks?|wk|days?|d)\b"
-                       r"|,?\s?(?:[MF]|male|female|boy|girl)\b)", re.IGNORECASE)
+                       r"|,?\s?(?:[MF]|male|female|boy|girl|man|woman|child|infant)\b)", re.IGNORECASE)
 DISEASE_WORDS = re.compile(r"\b(?:syndrome|disease|disorder|sequence|deficiency|dystrophy|anomaly|association)\b",
                            re.IGNORECASE)
 
@@ -98,6 +109,9 @@ class EntityDictionary:
         self.words = WordVocabulary(names)
         disease_names = list(disease_names)
         self.disease_words = WordVocabulary(disease_names) if disease_names else None
+        # a disease named by one word is named by its eponym ('Noonan', 'sotos')
+        self.eponyms = WordVocabulary(_TOKEN.findall(n)[0] for n in disease_names
+                                      if DISEASE_WORDS.search(n) and len(_TOKEN.findall(n)) <= 3)
         self.genes = {symbol.casefold() for symbol in gene_symbols}
         self._names: dict[tuple[str, ...], str] = {}
         one_word_names = []
@@ -141,6 +155,10 @@ class EntityDictionary:
 
     def _judge(self, span: Span, names: list[Span], text: str) -> list[Span]:
         if span.type == "FACIAL_PHENOTYPE":
+            span = _without_qualifier(span, text)
+            halves = _split_at_with(span, text)
+            if len(halves) == 2 and all(self.words.knows_all_words(h.text) for h in halves):
+                return halves  # 'small ears with prominent crus': two findings
             inside = [n for n in names if span.contains(n)]
             if len(inside) >= 2 and all(n.end - n.start < span.end - span.start for n in inside) \
                     and _only_joiners_between(text, inside):
@@ -154,12 +172,15 @@ class EntityDictionary:
             span = self._trimmed_disease(span, text)
             return [span] if self._disease_like(span.text) else []
         if span.type == "GENE" and self.genes and span.text.casefold() not in self.genes:
-            return [_retyped(span, "DISEASE")] if self.disease_words and \
-                self.disease_words.knows_all_words(span.text) else []
+            return [_retyped(span, "DISEASE")] if self.disease_words and self._disease_like(span.text) else []
         if span.type == "MUTATION":
             return [span] if VARIANT_LIKE.search(span.text) and VARIANT_SIZE.search(span.text) else []
-        if span.type == "AGE" and BARE_NUMBER.fullmatch(span.text):
-            return [span] if _age_cue(text, span) else []
+        if span.type == "AGE":
+            if BARE_NUMBER.fullmatch(span.text):
+                return [span] if _age_cue(text, span) else []
+            return [span] if AGE_FORM.fullmatch(span.text) else []
+        if span.type == "RACE":
+            return [span] if all(w.casefold() in RACE_WORDS for w in _TOKEN.findall(span.text)) else []
         return [span]
 
     def _trimmed_disease(self, span: Span, text: str) -> Span:
@@ -174,22 +195,53 @@ class EntityDictionary:
         end = span.end  # a closing bracket after the last word stays ('( VRJS )')
         heads = [i for i, (_, _, word) in enumerate(tokens) if DISEASE_WORDS.fullmatch(word)]
         if heads and heads[-1] < len(tokens) - 1:
-            after = " ".join(word for _, _, word in tokens[heads[-1] + 1:])
-            if not self.disease_words.knows_all_words(after):
+            # what follows the name's last 'syndrome': kept when it is its number, type or
+            # bracketed abbreviation ('3 ( CFC3 )', ', type IA'), cut when it is other words
+            after = _BRACKETED.sub(" ", text[tokens[heads[-1]][1]:span.end])
+            if _content_words(after) and not self.disease_words.knows_all_words(after):
                 end = tokens[heads[-1]][1]
         start = tokens[0][0]
         return Span(span.type, text[start:end], start, end, span.score, span.source)
 
     def _disease_like(self, text: str) -> bool:
-        return self.disease_words is None or bool(DISEASE_WORDS.search(text)) \
-            or self.disease_words.knows_all_words(text)
+        if self.disease_words is None or DISEASE_WORDS.search(text):
+            return True
+        words = self.eponyms if len(_TOKEN.findall(text)) == 1 else self.disease_words
+        return words.knows_all_words(text)
+
+
+# Where a finding's own words end and the writer's qualifiers begin ('on the left', 'of both irides').
+_QUALIFIER = re.compile(r"\s(?:on the|on both|in the|in both|of both|by the|at the|at birth|since)\b.*$", re.IGNORECASE)
+
+
+def _without_qualifier(span: Span, text: str) -> Span:
+    found = _QUALIFIER.search(span.text)
+    if not found or found.start() == 0:
+        return span
+    end = span.start + found.start()
+    return Span(span.type, text[span.start:end], span.start, end, span.score, span.source)
+
+
+def _split_at_with(span: Span, text: str) -> list[Span]:
+    found = re.search(r"\swith\s", span.text)
+    if not found:
+        return [span]
+    cut, resume = span.start + found.start(), span.start + found.end()
+    return [Span(span.type, text[span.start:cut], span.start, cut, span.score, "dictionary"),
+            Span(span.type, text[resume:span.end], resume, span.end, span.score, "dictionary")]
 
 
 def _joined_head_words(spans: list[Span], text: str) -> list[Span]:
     """A DISEASE span that is only 'syndrome' (or 'disease', ...) joins the span just before it,
-    which the model cut off as another thing ('22q11.2 deletion' + 'syndrome'); alone, it goes."""
+    which the model cut off as another thing ('22q11.2 deletion' + 'syndrome'); alone, it goes.
+    Two RACE spans side by side are one ('White' + 'British')."""
     joined: list[Span] = []
     for span in spans:
+        if span.type == "RACE" and joined and joined[-1].type == "RACE" \
+                and re.fullmatch(r"\s+", text[joined[-1].end:span.start]):
+            before = joined.pop()
+            joined.append(Span("RACE", text[before.start:span.end], before.start, span.end, span.score, "dictionary"))
+            continue
         if span.type == "DISEASE" and DISEASE_WORDS.fullmatch(span.text.strip()):
             if joined and re.fullmatch(r"[\s-]*", text[joined[-1].end:span.start]):
                 before = joined.pop()
@@ -198,6 +250,9 @@ def _joined_head_words(spans: list[Span], text: str) -> list[Span]:
             continue
         joined.append(span)
     return joined
+
+
+_BRACKETED = re.compile(r"[(（\[][^)）\]]*[)）\]]")
 
 
 def _content_words(text: str) -> list[str]:

@@ -6,8 +6,9 @@ Precedence (rule spans never overlap each other, nor do model spans):
    template text does on free text.
 Then, for each rule span:
 2. No model span overlaps it: it is added.
-3. A model span of the same type contains it: the model span is kept (it may carry more
-   context in the corpus' convention, e.g. 'c.1137_1146del TAGTATGTCT').
+3. A model span of the same type contains it: the model span is kept when what it adds reads
+   as part of a variant (the corpus' convention, e.g. 'c.1137_1146del TAGTATGTCT'); when it adds
+   other words ('c.922A>G - dx') the rule's span wins.
 4. A longer model span of another type contains it and the rule is a vocabulary or word
    rule (GENE, RACE, GENDER, AGE): the model span is kept, since a symbol inside a longer
    entity is usually part of its name ('PTEN hamartoma tumour syndrome'). With equal
@@ -19,12 +20,16 @@ Then, for each rule span:
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 
+from ner.rules import VARIANT_LIKE
 from ner.spans import Span
 
 _CONTEXT_SENSITIVE = frozenset({"GENE", "RACE", "GENDER", "AGE"})
+_WORDS = re.compile(r"\w")
+_LETTERS_AND_DIGITS = re.compile(r"\b(?=\w*\d)(?=\w*[A-Za-z])\w+")  # 'ala344Pro', 'BCL11B_v001'; not '2', 'dx'
 
 
 def merge_spans(model_spans: Iterable[Span], rule_spans: Iterable[Span]) -> list[Span]:
@@ -72,7 +77,9 @@ def _model_keeps(rule: Span, overlapping: list[Span]) -> bool:
         if not m.contains(rule):
             continue
         if m.type == rule.type:
-            return True
+            extra = m.text[:rule.start - m.start] + " " + m.text[rule.end - m.start:]
+            return m.type != "MUTATION" or not _WORDS.search(extra) or bool(VARIANT_LIKE.search(extra)) \
+                or bool(_LETTERS_AND_DIGITS.search(extra))
         if rule.type in _CONTEXT_SENSITIVE and (m.start, m.end) != (rule.start, rule.end):
             return True
     return False

@@ -39,13 +39,21 @@ _EXON_RANGE = r"exons?\s\d+(?:\s?(?:-|–|to)\s?\d+)?"
 _STRUCTURAL = (
     rf"(?:(?:{_EXON_RANGE})\s(?:deletion|duplication|skipping)"
     rf"|(?:deletion|duplication)\s(?:of\s)?(?:{_EXON_RANGE})"
-    r"|(?:\d{1,2}|X|Y)[pq]\d+(?:\.\d+)?\s(?:micro)?(?:deletion|duplication)"
+    r"|(?:\d{1,2}|X|Y)[pq]\d+(?:\.\d+)?(?:-[pq]?\d+(?:\.\d+)?)?\s(?:micro)?(?:deletion|duplication)"
+    r"|(?:\d{1,2}|X|Y)[pq]\d+(?:\.\d+)?\s(?:LOM|GOM|hypomethylation|hypermethylation)"
+    r"|upd\(\d{1,2}\)(?:mat|pat)"
+    r"|[ACGT]{3}\s(?:repeat\s)?expansion"
     r"|(?:whole|entire)[- ]gene\s(?:deletion|duplication))"
+    r"(?!\s+syndrome)"  # '22q11.2 deletion syndrome' is a disease
 )
 _VARIANT = re.compile(
     rf"(?<![A-Za-z0-9_])(?P<nuc>{_NUCLEOTIDE})|(?<![A-Za-z0-9_])(?P<prot>{_PROTEIN})"
     rf"|\b(?P<sv>{_STRUCTURAL})\b"
 )
+# What reads as (part of) a variant description, for spans the patterns above did not find.
+VARIANT_LIKE = re.compile(r"\b[cgmnrp]\.|del|dup|ins|inv|>|fs|\*|\bexons?\b|\bintrons?\b|repeat|expansion|"
+                          r"\d+[pq]\d|\bupd\b|\blom\b|\bgom\b|methylation|mosaic|trisomy|IVS|ter\b",
+                          re.IGNORECASE)
 # Between a nucleotide change and its protein consequence: 'c.1A>G (p.Met1?)', '; ( p.X )'.
 _JOIN = re.compile(r"[\s;,:/]*(\(\s*)?$")
 
@@ -88,6 +96,11 @@ ETHNICITIES = (
     "Qatari", "Roma", "Romani", "Romanian", "Russian", "Saudi", "Scottish", "Serbian",
     "Slovak", "Somali", "Spanish", "Sudanese", "Swedish", "Swiss", "Syrian", "Taiwanese",
     "Thai", "Tunisian", "Turkish", "Ukrainian", "Uzbek", "Venezuelan", "Vietnamese", "Yemeni",
+    # peoples and communities, as genetic clinics record them
+    "Afro-Caribbean", "Akan", "Amish", "Ashkenazi", "Baloch", "Basque", "Bedouin", "Bengali", "Berber",
+    "Caribbean", "Druze", "Eritrean", "Flemish", "Gujarati", "Hausa", "Hutterite", "Igbo", "Inuit", "Jamaican",
+    "Mennonite", "Pashtun", "Punjabi", "Sami", "Sephardi", "Sindhi", "Tamil", "Tatar", "Tibetan", "Uyghur",
+    "Welsh", "Xhosa", "Yoruba", "Zulu",
 )
 _ETHNICITY = re.compile(
     r"(?<![\w-])(" + "|".join(sorted(map(re.escape, ETHNICITIES), key=len, reverse=True)) + r")(?![\w-])"

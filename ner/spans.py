@@ -40,7 +40,7 @@ class Span:
 # and', 'Rett syndrome; CDKL5 deficiency disorder'). Variants keep theirs ('c.2908C > T ; ( p.X )').
 LEADING_WORDS = frozenset({"a", "an", "the", "his", "her", "their", "its", "and", "or", "with", "of", "in", "?", "-"})
 TRAILING_WORDS = frozenset({"a", "an", "the", "and", "or", "with", "of", "in", "to", "for", "on", "(", "-", "–",
-                            "+", "/"})
+                            "+", "/", "due", "rather", "than", "vs", "versus"})
 SEPARATORS = frozenset({";", "|"})
 
 
@@ -63,7 +63,9 @@ def _name_parts(kind: str, words: Sequence[Word], first: int, last: int) -> list
         return [(first, last)]
     parts, start = [], first
     for i in range(first, last + 1):
-        if i == last or words[i].text in SEPARATORS:
+        # a separator before one last word is the corpus' way to add an abbreviation ('CHUNG-JANSEN
+        # SYNDROME ; CHUJANS'); before more words it parts two names
+        if i == last or words[i].text in SEPARATORS and last - i > 2:
             a, b = start, _before_unclosed_bracket(words, start, i)
             while a < b and words[a].text.lower() in LEADING_WORDS:
                 a += 1

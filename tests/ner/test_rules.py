@@ -110,3 +110,26 @@ def test_merge_precedence():
         span("MUTATION", 0, 10, "rules"), span("GENE", 20, 25)]
     assert merge_spans([span("FACIAL_PHENOTYPE", 0, 30)], [span("MUTATION", 10, 20, "rules")]) == [
         span("MUTATION", 10, 20, "rules")]
+
+
+def named(kind: str, text: str, whole: str, source: str = "model") -> Span:
+    start = whole.index(text)
+    return Span(kind, text, start, start + len(text), 0.9, source)
+
+
+def test_a_model_variant_longer_than_the_rules_one_is_kept_only_for_variant_words():
+    whole = "c.2346_2361del ; p.G783A fs*24 and then c.922A>G - dx"
+    rule_a, rule_b = named("MUTATION", "c.2346_2361del ; p.G783A", whole, "rules"), named("MUTATION", "c.922A>G", whole,
+                                                                                          "rules")
+    longer_a, longer_b = named("MUTATION", "c.2346_2361del ; p.G783A fs*24", whole), named("MUTATION",
+                                                                                            "c.922A>G - dx", whole)
+    assert merge_spans([longer_a, longer_b], [rule_a, rule_b]) == [longer_a, rule_b]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("a 15q11-q13 deletion", ["15q11-q13 deletion"]), ("11p15 LOM confirmed", ["11p15 LOM"]),
+    ("upd(7)mat on methylation", ["upd(7)mat"]), ("CTG repeat expansion in DMPK", ["CTG repeat expansion"]),
+    ("consistent with 22q11.2 deletion syndrome", []),  # the disease, not the variant
+])
+def test_structural_and_imprinting_variants(text, expected):
+    assert [s.text for s in RuleTagger().predict(text)] == expected
