@@ -21,7 +21,7 @@ from kg_dump.build import BuildReport, ensure_built
 from llm.base import GenerationRequest, Generator
 from llm.factory import check_backend, known_backends, make_generator
 from llm.grounded import GroundedWriter
-from llm.prompts import ask_messages, rag_diagnosis_messages, vanilla_diagnosis_messages
+from llm.prompts import EVIDENCE_CHARS, ask_messages, rag_diagnosis_messages, vanilla_diagnosis_messages
 from ner.recognizer import Recognizer
 from retrieval.diagnose import Diagnosis, DiagnosisCase, DiagnosisRanker, RankedDisease
 from retrieval.linking import EntityLinker
@@ -63,6 +63,8 @@ class PipelineResult:
 
 
 class Pipeline:
+    evidence_chars = EVIDENCE_CHARS  # how much evidence an LLM is given (bench context-size varies it)
+
     def __init__(self, settings: Settings, store: GraphStore, linker: EntityLinker,
                  ontology: PhenotypeOntology, recognizer: Recognizer, build_report: BuildReport | None = None,
                  profiles: DiseaseProfiles | None = None):
@@ -154,7 +156,8 @@ class Pipeline:
             result.triples = _unique(extra + result.triples)
             result.notices += retrieved.notices
             result.timings_ms[f"{mode}_retrieval"] = retrieved.timings_ms.get("total", 0.0)
-        messages = rag_diagnosis_messages(question, diagnosis_evidence(diagnosis, extra), case.options)
+        messages = rag_diagnosis_messages(question, diagnosis_evidence(diagnosis, extra), case.options,
+                                          self.evidence_chars)
         yield from self._answer(result, generator, messages, diagnosis, temperature, seed, case.options)
 
     # ---- free questions ----------------------------------------------------------------
@@ -177,7 +180,7 @@ class Pipeline:
             retrieved.timings_ms[f"{mode}_retrieval"] = retrieved.timings_ms.pop("total")
         _take(result, retrieved)
         evidence = ([retrieved.lead] if retrieved.lead else []) + facts_evidence(retrieved.triples)
-        yield from self._answer(result, generator, ask_messages(question, evidence),
+        yield from self._answer(result, generator, ask_messages(question, evidence, self.evidence_chars),
                                 retrieved, temperature, seed, None)
 
     # ---- generation --------------------------------------------------------------------

@@ -15,6 +15,7 @@
     glee-check    the paper's Table 7: node-type F1 of a random forest on GLEE vectors
     ner-speed     NER latency per question sentence (model and rules, or --rules-only)
     cypher-prompts  text-to-Cypher with an LLM: 0/1/3/5 examples, with and without the schema
+    context-size  an LLM's diagnosis accuracy at several evidence budgets
     gpu-smoke     the 4-bit CUDA path on a tiny random Llama (exits 2 without a CUDA device)
 
 Every command takes --json (one JSON object on stdout) and writes its result under
@@ -43,7 +44,8 @@ from fpkg.errors import EXIT_FAILURE
 # (environment variables applied before torch loads) and a result `failed_checks` (exit 1).
 COMMAND_MODULES = ("bench.diagnosis", "bench.generalise", "bench.calibration", "bench.domain", "bench.repeat",
                    "bench.perf", "bench.suite", "bench.report", "bench.load", "bench.vector_speed", "bench.glee_check",
-                   "bench.ner_speed", "bench.gpu_smoke", "bench.question_devset", "bench.cypher_prompts")
+                   "bench.ner_speed", "bench.gpu_smoke", "bench.question_devset", "bench.cypher_prompts",
+                   "bench.context_size")
 
 
 class Context:

@@ -91,16 +91,17 @@ def vanilla_diagnosis_messages(
 
 
 def rag_diagnosis_messages(
-    question: str, evidence: Sequence[str], options: Mapping[str, str] | None = None
+    question: str, evidence: Sequence[str], options: Mapping[str, str] | None = None,
+    max_chars: int = EVIDENCE_CHARS,
 ) -> list[dict[str, str]]:
     """Diagnosis from the question plus numbered graph evidence (best evidence first)."""
-    content = f"{_with_options(question, options)}\n\nEvidence:\n{format_evidence(evidence)}"
+    content = f"{_with_options(question, options)}\n\nEvidence:\n{format_evidence(evidence, max_chars)}"
     return [{"role": "system", "content": RAG_SYSTEM}, {"role": "user", "content": content}]
 
 
-def ask_messages(question: str, evidence: Sequence[str]) -> list[dict[str, str]]:
+def ask_messages(question: str, evidence: Sequence[str], max_chars: int = EVIDENCE_CHARS) -> list[dict[str, str]]:
     """A free question answered from numbered graph evidence."""
-    content = f"Question: {question.strip()}\n\nEvidence:\n{format_evidence(evidence)}"
+    content = f"Question: {question.strip()}\n\nEvidence:\n{format_evidence(evidence, max_chars)}"
     return [{"role": "system", "content": ASK_SYSTEM}, {"role": "user", "content": content}]
 
 

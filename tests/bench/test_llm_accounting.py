@@ -96,3 +96,21 @@ def test_the_prompt_study_needs_an_llm(pipeline):
 
     with pytest.raises(BenchError, match="needs an LLM backend"):
         cypher_prompts.run(pipeline, [CROUZON], backend="grounded", shots=[0], schema_variants=False)
+
+
+def test_the_context_size_study_gives_the_llm_each_budget_of_evidence(pipeline, questions):
+    from bench import context_size
+
+    with running_server() as server:
+        server.reply = "B"
+        served = with_endpoint(pipeline, server.url)
+        try:
+            study = context_size.study(served, questions[:2], budgets=(300, 6000), mode="cypher", backend="endpoint")
+        finally:
+            clear_cache()
+    sent = [len(request["body"]["messages"][-1]["content"]) for request in server.requests]
+    assert len(sent) == 4 and max(sent[:2]) < min(sent[2:])  # the small budget's prompts are shorter
+    assert [row["chars"] for row in study["budgets"]] == [300, 6000]
+    assert all(row["n"] == 2 and row["llm_failures"] == 0 for row in study["budgets"])
+    assert served.evidence_chars == pipeline.evidence_chars == 6000  # put back after the study
+    assert "context size" in context_size.summary(study)
