@@ -22,6 +22,7 @@ import time
 from collections.abc import Sequence
 
 from fpkg.cli import reports_errors
+from fpkg.errors import SettingsError
 
 DEFAULT_PORT = 7860
 M_ARENA_MAX = -8  # glibc's mallopt parameter (malloc.h)
@@ -30,17 +31,32 @@ TRUE = ("1", "true", "yes", "on")
 
 
 def default_host(environ=os.environ) -> str:
-    """0.0.0.0 in a container or on a Hugging Face Space (which sets SPACE_ID), else loopback only."""
+    """Gradio's GRADIO_SERVER_NAME when set; else 0.0.0.0 in a container or on a Hugging Face Space
+    (which sets SPACE_ID), else loopback only."""
+    if environ.get("GRADIO_SERVER_NAME", "").strip():
+        return environ["GRADIO_SERVER_NAME"].strip()
     in_container = environ.get("FPKG_IN_CONTAINER", "").strip().lower() in TRUE
     return "0.0.0.0" if in_container or environ.get("SPACE_ID") else "127.0.0.1"
+
+
+def default_port(environ=os.environ) -> int:
+    """Gradio's GRADIO_SERVER_PORT, then PORT (as platforms set it), then 7860."""
+    for name in ("GRADIO_SERVER_PORT", "PORT"):
+        value = environ.get(name, "").strip()
+        if value:
+            if not value.isdigit() or not 0 < int(value) < 65536:
+                raise SettingsError(f"{name}={value!r} is not a port number (1-65535)")
+            return int(value)
+    return DEFAULT_PORT
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m app", description="Serve the FPKG-RAG Gradio app.")
     parser.add_argument("--host", default=None,
-                        help="address to bind (default 127.0.0.1; 0.0.0.0 when FPKG_IN_CONTAINER=1)")
-    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", DEFAULT_PORT)),
-                        help=f"port (default $PORT or {DEFAULT_PORT})")
+                        help="address to bind (default $GRADIO_SERVER_NAME, else 127.0.0.1; 0.0.0.0 when "
+                             "FPKG_IN_CONTAINER=1 or on a Space)")
+    parser.add_argument("--port", type=int, default=None,
+                        help=f"port (default $GRADIO_SERVER_PORT, else $PORT, else {DEFAULT_PORT})")
     parser.add_argument("--warm-up", action="store_true",
                         help="build the graph and every index, answer one case per mode, then exit "
                              "(for image builds)")
@@ -70,6 +86,7 @@ def exit_on_sigterm(signum: int, _frame) -> None:
 @reports_errors()
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    host, port = args.host or default_host(), args.port or default_port()  # flags win
     signal.signal(signal.SIGTERM, exit_on_sigterm)
     limit_malloc_arenas()  # before the server's threads exist
     # Gradio reads this when it is imported: set it first (an explicit setting wins).
@@ -86,7 +103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.warm_up:
             return warm_up(pipeline, progress)
-        serve(pipeline, args.host or default_host(), args.port, progress)
+        serve(pipeline, host, port, progress)
     finally:
         pipeline.close()
     return 0

@@ -7,14 +7,14 @@ import platform
 import gradio as gr
 import pytest
 
-from app.__main__ import default_host, limit_malloc_arenas, parse_args
+from app.__main__ import default_host, default_port, limit_malloc_arenas, parse_args
 from app.evidence_plot import MAX_PER_COLUMN, evidence_graph, render_png
 from app.pipeline import PipelineResult
 from app.ui import MODE_CHOICES, ask, available_backends, build_demo, diagnose
 from app.ui_examples import example_label, phenotype_choices, publication_examples
 from app.ui_format import PUBMED, RANKED_HEADERS, ranked_rows, triple_rows
 from app.validation import parse_age
-from fpkg.errors import InputError
+from fpkg.errors import InputError, SettingsError
 from retrieval.diagnose import RankedDisease
 from retrieval.result import Link, Triple
 from retrieval.retriever import MODES
@@ -152,6 +152,16 @@ def test_host_is_loopback_unless_in_a_container_or_space():
     assert default_host({"SPACE_ID": "someone/fpkg-rag"}) == "0.0.0.0"
     args = parse_args(["--port", "8123", "--host", "0.0.0.0"])
     assert (args.port, args.host, args.warm_up) == (8123, "0.0.0.0", False)
+
+
+def test_gradio_server_variables_then_port_then_the_default():
+    assert default_host({"GRADIO_SERVER_NAME": "10.0.0.5", "SPACE_ID": "a/b"}) == "10.0.0.5"
+    assert default_port({}) == 7860
+    assert default_port({"PORT": "8080"}) == 8080
+    assert default_port({"GRADIO_SERVER_PORT": "9000", "PORT": "8080"}) == 9000
+    with pytest.raises(SettingsError, match="GRADIO_SERVER_PORT='http' is not a port number"):
+        default_port({"GRADIO_SERVER_PORT": "http"})
+    assert parse_args([]).port is None  # resolved from the environment at start; a flag wins
 
 
 @pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="mallopt is glibc's")
