@@ -51,7 +51,7 @@ EXAMPLES = [
      "RETURN g.geneName AS head, 'Affect' AS relation, p.phenotypeName AS tail LIMIT 50"),
 ]
 LLM_QUERY_OUTCOMES = ("as_written", "repaired", "empty", "rejected", "failed")  # RetrievalResult.llm_query
-PROMPT_SHOTS = 2  # examples the app's prompt shows (bench cypher-prompts compares 0, 1, 3, 5)
+PROMPT_SHOTS = 5  # examples the prompt shows: 5 chosen on dev by `bench cypher-prompts` (0, 1, 3, 5 compared)
 
 
 class CypherRetriever(Retriever):

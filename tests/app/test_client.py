@@ -52,7 +52,8 @@ def test_diagnose_returns_the_answer_and_its_evidence(client):
     steps = {name: ms for name, ms in timings.items() if name != "total"}
     assert {"linking", "queries", "ranking", "generation", "evidence_picture"} <= set(steps), timings
     assert timings["total"] == pytest.approx(sum(steps.values()), abs=0.1)  # the total is of the steps shown
-    assert notices == ""
+    assert "⚠" not in notices  # no warning: only how each name was linked
+    assert notices.replace("\\", "").startswith("- Linked: CHD7 → CHD7 (exact)")
 
 
 def test_ask_answers_a_free_question(client):
