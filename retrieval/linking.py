@@ -154,10 +154,10 @@ class EntityLinker:
         for key in {normalise(mention), fold_name(mention)}:
             if len(key) < TYPO_MIN_CHARS:
                 continue
-            match = process.extractOne(key, index.nearby.get(len(key), ()), scorer=fuzz.ratio,
-                                       score_cutoff=min_ratio * 100)
-            if match is not None:
-                found.append(match)
+            # a slip of the keyboard keeps each word's first letter: "TABLE diseases" is no "Eales disease"
+            matches = process.extract(key, index.nearby.get(len(key), ()), scorer=fuzz.ratio,
+                                      score_cutoff=min_ratio * 100, limit=5)
+            found += [match for match in matches if _initials(match[0]) == _initials(key)][:1]
         if not found:
             return None
         best = max(found, key=lambda match: match[1])
@@ -235,3 +235,7 @@ class EntityLinker:
         hits = [(vid, name) for vid, name, details, vgene in self.variations
                 if key in details and (not gene or vgene == gene)]
         return [Link(mention, entity_type, vid, "Variation", name, 1.0, "hgvs") for vid, name in hits]
+
+
+def _initials(key: str) -> list[str]:
+    return [word[0] for word in key.split()]

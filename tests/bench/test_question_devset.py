@@ -310,6 +310,7 @@ class FakePipeline:
         class Result:
             answer = self.answers[question]
             llm_failed = None
+            llm_query = None  # the grounded writer: no LLM query
         return Result()
 
 

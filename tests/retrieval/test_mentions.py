@@ -39,6 +39,11 @@ def test_a_misspelt_name_inside_a_question_is_found_and_marked_as_a_typo(pipelin
     assert (label, name, "typo") in mentions(pipeline, question)
 
 
+def test_a_typo_keeps_each_words_first_letter(pipeline):
+    # "table diseases" is two letters from "eales disease", but nobody slips on a first letter
+    assert not [m for m in mentions(pipeline, "'; DROP TABLE diseases; --") if m[2] == "typo"]
+
+
 def test_a_misspelt_gene_symbol_is_not_guessed(pipeline):
     # one edit away from CHD7 is CHD8, another gene: symbols are never corrected
     assert not [m for m in mentions(pipeline, "what does the gene chd77 cause?") if m[0] == "Genotype"]
