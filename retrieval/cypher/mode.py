@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 MAX_REPAIRS = 2
 LLM_QUERY_TIMEOUT_MS = 3000
+CYPHER_REPLY_TOKENS = 160  # a query fits in far fewer; a model that rambles (C++, prose) is cut short
 # Few-shot (question, Cypher) pairs for the LLM, one per common question shape. Their questions
 # and entities are none of any evaluation set's (the paper's domain QA and patient files, the
 # development sets): a prompt must not hold an item it is scored on (tests/retrieval guards it).
@@ -114,7 +115,8 @@ class CypherRetriever(Retriever):
             messages = cypher_messages(question, schema.describe() if with_schema else "", EXAMPLES[:shots],
                                        previous, error)
             try:
-                reply = generator.generate(GenerationRequest(messages, temperature=0.0, max_new_tokens=256))
+                request = GenerationRequest(messages, temperature=0.0, max_new_tokens=CYPHER_REPLY_TOKENS)
+                reply = generator.generate(request)
             except LLMError as e:
                 result.notices.append(f"The LLM could not write a query: {e}")
                 result.llm_query = "failed"
