@@ -72,3 +72,21 @@ def test_the_hpo_vocabulary_leaves_neck_terms_out():
     names = hpo_phenotype_names()
     assert "Hypertelorism" in names and "Webbed neck" not in names
     assert "Kabuki syndrome" in " ".join(hpo_disease_names())
+
+
+def test_the_free_text_failure_classes_with_hpos_own_names():
+    """What a corpus-trained model did on letters and reports, judged with the real HPO vocabulary
+    (an article inside a span is cut before, when spans are built: tests/ner/test_spans.py)."""
+    from ner.merge import merge_spans
+    from ner.rules import RuleTagger
+    from ner.vocabulary import hpo_gene_symbols
+
+    dictionary = EntityDictionary(hpo_phenotype_names(), hpo_disease_names(), hpo_gene_symbols())
+    text = ("Dear Dr Okafor, Heterozygous pathogenic heterozygous NSD1 variant c.1234del (het). Mol Genet, ward 4. "
+            "Consistent with a cleft lip.")
+    spans = model(text, ("GENE", "Okafor"), ("FACIAL_PHENOTYPE", "Heterozygous"), ("FACIAL_PHENOTYPE", "pathogenic"),
+                  ("DISEASE", "heterozygous NSD1 variant"), ("MUTATION", "c.1234del (het)"), ("GENE", "Mol"),
+                  ("GENE", "ward"), ("FACIAL_PHENOTYPE", "Consistent"), ("FACIAL_PHENOTYPE", "cleft lip"))
+    judged = merge_spans(dictionary.merge(spans, text), RuleTagger(hpo_gene_symbols()).predict(text))
+    assert [(s.type, s.text) for s in judged] == [
+        ("GENE", "NSD1"), ("MUTATION", "c.1234del"), ("FACIAL_PHENOTYPE", "cleft lip")]
