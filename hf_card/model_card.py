@@ -17,7 +17,9 @@ from fpkg.errors import CardError
 
 EVAL_FILE = "eval_results.json"
 TRAINING_ARGS_FILE = "training_args.json"
-DATASET_ID = "fpkg-ner"
+DATASET_ID = "fpkg-ner"  # names the evaluation data in model-index (not a Hub dataset id)
+WIDGET_EXAMPLE = ("5-year-old girl of Turkish descent, heterozygous KMT2D c.15061C>T (p.Arg5021*), arched eyebrows, "
+                  "long palpebral fissures and a cleft palate. Kabuki syndrome?")
 DATASET_NAME = "FPKG NER corpus (Facial-Phenotype-RAG)"
 CORPUS_URL = "https://github.com/zhelishisongjie/Facial-Phenotype-RAG"
 _HYPERPARAMETERS = ("base_model_id", "layers", "epochs", "epochs_run", "best_epoch", "learning_rate", "batch_size",
@@ -121,9 +123,10 @@ def build_model_card(model_dir: Path, repo_id: str | None = None, license: str =
         library_name="transformers",
         pipeline_tag="token-classification",
         base_model=base_model,
-        datasets=[DATASET_ID],
+        # no `datasets`: the corpus is on GitHub, not a Hub dataset (the card's text links it)
         tags=["token-classification", "ner", "biomedical", "rare-disease", "facial-phenotype", "hgvs"],
-        metrics=["precision", "recall", "f1"],
+        metrics=["seqeval"],
+        widget=[{"text": WIDGET_EXAMPLE}],
         model_name=model_name,
         eval_results=[
             EvalResult(

@@ -18,6 +18,7 @@ TITLE = "FPKG-RAG"
 EMOJI = "🧬"
 SHORT_DESCRIPTION = "Rare-disease diagnosis from facial phenotypes via graph RAG"  # the Hub allows 60 chars
 APP_PORT = 7860
+STARTUP_TIMEOUT = "1h"
 APP_FILE = "space_app.py"  # the Gradio-SDK entry point at the repository root
 PYTHON_VERSION = "3.11"
 MODELS = ["hfchloe/FP_NER", "sentence-transformers/all-MiniLM-L6-v2"]
@@ -55,6 +56,10 @@ def space_card_data(sdk: str, *, sdk_version: str | None = None, zero_gpu: bool 
     fields: dict = {"title": TITLE, "emoji": EMOJI, "colorFrom": "indigo", "colorTo": "pink", "sdk": sdk,
                     "short_description": SHORT_DESCRIPTION, "license": "mit", "models": MODELS, "tags": TAGS,
                     "pinned": False}
+    # the NER and embedding weights come with the Space's image, not at the first request; a first
+    # start builds the graph and its indexes (minutes), more than the Hub's 30-minute default allows
+    # on slow hardware
+    fields.update(preload_from_hub=MODELS, startup_duration_timeout=STARTUP_TIMEOUT)
     if sdk == "docker":
         fields["app_port"] = APP_PORT
     else:
