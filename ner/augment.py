@@ -105,7 +105,7 @@ class _Draw:
         if words[-1].lower() in _COUNT_NOUNS and self.rng.random() < 0.5:
             words[-1] = "teeth" if words[-1].lower() == "tooth" else words[-1] + "s"
         if self.rng.random() < 0.08:
-            words = self._typo(words)
+            words = typo(words, self.rng)
         return " ".join(words), "FACIAL_PHENOTYPE"
 
     def phenotypes(self, low: int = 2, high: int = 5) -> list[Piece]:
@@ -120,14 +120,6 @@ class _Draw:
     def disease(self) -> Piece:
         return self.rng.choice(self.inv.diseases), "DISEASE"
 
-    def _typo(self, words: list[str]) -> list[str]:
-        long = [i for i, w in enumerate(words) if len(w) >= 6]
-        if long:
-            i = self.rng.choice(long)
-            j = self.rng.randint(1, len(words[i]) - 3)
-            w = words[i]
-            words[i] = w[:j] + w[j + 1] + w[j] + w[j + 2:]
-        return words
 
 
 def _abbreviated(d: _Draw) -> list[Piece]:
@@ -183,6 +175,17 @@ _LAYOUTS: list[Callable[[_Draw], list[Piece]]] = [
     _abbreviated, _descriptive, _fields, _sentence_first, _bracketed, _list_only, _proband, _question,
     _short_question,
 ]
+
+
+def typo(words: list[str], rng: random.Random) -> list[str]:
+    """Two neighbouring letters swapped inside one long word, never the first letter."""
+    long = [i for i, w in enumerate(words) if len(w) >= 6]
+    if long:
+        i = rng.choice(long)
+        j = rng.randint(1, len(words[i]) - 3)
+        w = words[i]
+        words[i] = w[:j] + w[j + 1] + w[j] + w[j + 2:]
+    return words
 
 
 def to_sentence(pieces: list[Piece], source: str) -> Sentence:

@@ -127,9 +127,6 @@ class EntityDictionary:
                 one_word_names.append(name)
         self.one_word_names = WordVocabulary(one_word_names)
 
-    def __len__(self) -> int:
-        return len(self._names)
-
     def matches(self, text: str) -> list[Span]:
         """Vocabulary names in `text`, longest first, without overlaps."""
         tokens = list(_TOKEN.finditer(text))
@@ -237,19 +234,20 @@ def _joined_head_words(spans: list[Span], text: str) -> list[Span]:
     Two RACE spans side by side are one ('White' + 'British')."""
     joined: list[Span] = []
     for span in spans:
-        if span.type == "RACE" and joined and joined[-1].type == "RACE" \
-                and re.fullmatch(r"\s+", text[joined[-1].end:span.start]):
-            before = joined.pop()
-            joined.append(Span("RACE", text[before.start:span.end], before.start, span.end, span.score, "dictionary"))
-            continue
-        if span.type == "DISEASE" and DISEASE_WORDS.fullmatch(span.text.strip()):
-            if joined and re.fullmatch(r"[\s-]*", text[joined[-1].end:span.start]):
-                before = joined.pop()
-                joined.append(Span("DISEASE", text[before.start:span.end], before.start, span.end, span.score,
-                                   "dictionary"))
-            continue
-        joined.append(span)
+        gap = text[joined[-1].end:span.start] if joined else None
+        if span.type == "RACE" and joined and joined[-1].type == "RACE" and re.fullmatch(r"\s+", gap):
+            joined.append(_spanning(joined.pop(), span, text))
+        elif span.type == "DISEASE" and DISEASE_WORDS.fullmatch(span.text.strip()):
+            if joined and re.fullmatch(r"[\s-]*", gap):
+                joined.append(_spanning(joined.pop(), span, text))
+        else:
+            joined.append(span)
     return joined
+
+
+def _spanning(first: Span, last: Span, text: str) -> Span:
+    """One span from the start of `first` to the end of `last`, of `last`'s type."""
+    return Span(last.type, text[first.start:last.end], first.start, last.end, last.score, "dictionary")
 
 
 _BRACKETED = re.compile(r"[(（\[][^)）\]]*[)）\]]")

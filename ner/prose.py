@@ -23,9 +23,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 
-from ner.augment import Piece, to_sentence
+from ner.augment import Piece, to_sentence, typo
 from ner.corpus import Sentence
-from ner.vocabulary import NECK_ROOT, hpo_layer
+from ner.vocabulary import NECK_ROOT, hpo_layer, lineages
 
 # Where dysmorphology findings live (face with the orbital region, skull, outer ear, the eyes'
 # placement); other facial terms (eye, hearing) are drawn less often, and only those that
@@ -117,15 +117,10 @@ def vocabulary_from(phenotypes: Iterable[dict], uses: Mapping[str, int], disease
     into dysmorphology terms and other facial terms used by ``min_uses`` diseases or more;
     disease names without OMIM's comma forms ('Cleft palate, isolated') and series numbers."""
     phenotypes = list(phenotypes)
-    parents = {p["hpo_id"]: p["parents"] for p in phenotypes}
-
-    @cache
-    def ancestors(hpo_id: str) -> frozenset[str]:
-        return frozenset({hpo_id}).union(*(ancestors(p) for p in parents.get(hpo_id, ())))
-
+    lineage_of = lineages(phenotypes)
     dysmorphic, other = set(), set()
     for term in phenotypes:
-        lineage = ancestors(term["hpo_id"])
+        lineage = lineage_of(term["hpo_id"])
         if NECK_ROOT in lineage:
             continue
         if lineage & set(DYSMORPHOLOGY_ROOTS):
@@ -286,7 +281,7 @@ class _Draw:
         if words[-1].lower() in _COUNT_NOUNS and self.chance(0.5):
             words[-1] += "s"
         if self.chance(0.06):
-            words = _typo(words, self.rng)
+            words = typo(words, self.rng)
         return " ".join(words), "FACIAL_PHENOTYPE"
 
     def phenotypes(self, low: int = 2, high: int = 5, joiner: str = ", ", articles: bool = False) -> list[Piece]:
@@ -317,16 +312,6 @@ class _Draw:
 def abbreviation(name: str) -> str:
     """The initials clinicians write for a syndrome: 'Wiedemann-Steiner syndrome' -> 'WSS'."""
     return "".join(word[0].upper() for word in re.split(r"[\s-]+", name) if word and word[0].isalpha())
-
-
-def _typo(words: list[str], rng: random.Random) -> list[str]:
-    long = [i for i, w in enumerate(words) if len(w) >= 6]
-    if long:
-        i = rng.choice(long)
-        j = rng.randint(1, len(words[i]) - 3)
-        w = words[i]
-        words[i] = w[:j] + w[j + 1] + w[j] + w[j + 2:]
-    return words
 
 
 # --- styles --------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ build caches it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from functools import cache
 
 from fpkg.config import Settings
@@ -24,17 +25,23 @@ def hpo_gene_symbols() -> list[str]:
 NECK_ROOT = "HP:0000464"  # under head-or-neck in HPO, but not facial: 'webbed neck' is no facial finding
 
 
+def lineages(terms: Iterable[dict]) -> Callable[[str], frozenset[str]]:
+    """A term of the layer → itself and its ancestors within the layer (memoised)."""
+    parents = {term["hpo_id"]: term["parents"] for term in terms}
+
+    @cache
+    def lineage(hpo_id: str) -> frozenset[str]:
+        return frozenset({hpo_id}).union(*(lineage(p) for p in parents.get(hpo_id, ())))
+    return lineage
+
+
 def hpo_phenotype_names() -> list[str]:
     """The facial phenotype labels and synonyms of the HPO layer (neck terms left out): the
     dictionary's default."""
     terms = hpo_layer().phenotypes
-    parents = {term["hpo_id"]: term["parents"] for term in terms}
-
-    @cache
-    def under_neck(hpo_id: str) -> bool:
-        return hpo_id == NECK_ROOT or any(under_neck(p) for p in parents.get(hpo_id, ()))
-
-    return [name for term in terms if not under_neck(term["hpo_id"]) for name in (term["name"], *term["synonyms"])]
+    lineage = lineages(terms)
+    return [name for term in terms if NECK_ROOT not in lineage(term["hpo_id"])
+            for name in (term["name"], *term["synonyms"])]
 
 
 def hpo_disease_names() -> list[str]:

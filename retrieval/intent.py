@@ -46,6 +46,7 @@ INTENTS = {
     ("article", "Genotype"): "articles_of_gene",
 }
 DESCRIBING = ("case", "variant")
+CUE_WORDS = frozenset(word for cues in CUES.values() for cue in cues for word in cue.split())
 _WORD = re.compile(r"[\w'-]+|\S")
 
 
@@ -95,7 +96,7 @@ def find_mentions(question: str, linker: EntityLinker, alternatives: bool = Fals
 def ordinary_words(linker: EntityLinker) -> frozenset[str]:
     """English function words and the words of phenotype and disease names: what a question is
     written in, as opposed to gene symbols and misspellings."""
-    english = ENGLISH_STOP_WORDS | {word for cues in CUES.values() for cue in cues for word in cue.split()}
+    english = ENGLISH_STOP_WORDS | CUE_WORDS
     # disease names hold gene symbols ("FGFR2-related craniosynostosis"): those stay symbols
     disease_words = linker.words("Disease") - set(linker.vocabulary("Genotype"))
     return frozenset(english | {normalise(word) for word in english} | linker.words("FacePhenotype") | disease_words)
@@ -168,7 +169,7 @@ def nothing_found(question: str, links: list[Link]) -> str:
         return (f"Found {', '.join(found[:5])} in the graph, but not what is asked about "
                 f"{'it' if len(found) == 1 else 'them'}; ask, for example: “{example}”")
     content = [w for w in _WORD.findall(question) if any(c.isalnum() for c in w)
-               and w.lower() not in ENGLISH_STOP_WORDS and not w.lower().startswith(_CUE_WORDS)]
+               and w.lower() not in ENGLISH_STOP_WORDS and not w.lower().startswith(tuple(CUE_WORDS))]  # and plurals
     if not content:
         return "Nothing to look for: the question holds only common words or punctuation."
     looked_for = " ".join(content)
@@ -177,7 +178,6 @@ def nothing_found(question: str, links: list[Link]) -> str:
     return f"Nothing found for “{looked_for}”: no disease, gene or facial phenotype of the graph was recognised."
 
 
-_CUE_WORDS = tuple({word for cues in CUES.values() for cue in cues for word in cue.split()})  # and plurals
 
 
 def detect_intent(question: str, links: list[Link]) -> Intent | None:
