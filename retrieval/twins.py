@@ -24,11 +24,13 @@ from fpkg.names import fold_name
 
 # "<stem> 1", "<stem> type 2", "<stem> 1a", "<stem> type b"
 _SUBTYPE = re.compile(r"^(?P<stem>.+?)(?: type)? (?:\d+[a-z]?|[a-z])$")
+# an abbreviation after the name, as FPKG and OMIM write it: "... 3 (CFC3)", "... 36; MRD36"
+_ABBREVIATION = re.compile(r"\s*(?:[(（][^()（）]*[)）]|;[^;]*)\s*$")
 
 
 def subtype_stem(name: str) -> str | None:
-    """The folded name without its subtype number, or None when it names no subtype."""
-    match = _SUBTYPE.match(fold_name(name))
+    """The folded name without its abbreviation and subtype number, or None when it names no subtype."""
+    match = _SUBTYPE.match(fold_name(_ABBREVIATION.sub("", name)))
     return match.group("stem") if match else None
 
 

@@ -17,6 +17,19 @@ def test_subtype_names_have_a_stem():
     assert subtype_stem("Treacher-Collins syndrome") is None
 
 
+def test_an_abbreviation_after_a_subtype_name_is_not_part_of_it():
+    # FPKG writes "... 3 (CFC3)", OMIM "...; MRD36": the subtype number comes before the abbreviation
+    assert subtype_stem("Cardiofaciocutaneous syndrome 3 (CFC3)") == "cardiofaciocutaneous syndrome"
+    assert subtype_stem("Waardenburg Syndrome Type 1(WS1) ") == "waardenburg syndrome"
+    assert subtype_stem("Intellectual developmental disorder, autosomal dominant 36; MRD36") == (
+        "intellectual developmental disorder autosomal dominant")
+    assert subtype_stem("Noonan syndrome (NS)") is None
+    ranked = [entry("Cardiofaciocutaneous syndrome", "ORPHA:1340", 2.8), entry("Noonan syndrome 1", "OMIM:163950", 2.7),
+              entry("Cardiofaciocutaneous syndrome 3 (CFC3)", "OMIM:615279", 2.4)]
+    assert [(r.disease_id, r.other_ids) for r in merge_twins(ranked)] == [
+        ("OMIM:615279", ("ORPHA:1340",)), ("OMIM:163950", ())]
+
+
 def test_a_group_above_its_subtype_becomes_one_entry_at_the_better_place():
     ranked = [entry("Treacher-Collins syndrome", "ORPHA:861", 3.0), entry("Nager syndrome", "OMIM:154400", 2.5),
               entry("Treacher Collins syndrome 1", "OMIM:154500", 2.0)]
