@@ -132,6 +132,7 @@ def serve(pipeline, host: str, port: int, progress) -> None:
     from fastapi import FastAPI
     from fastapi.responses import JSONResponse
 
+    from app.about import ner_in_use
     from app.ui import build_demo, vector_ready, warm_vector
 
     progress("building the interface")
@@ -142,7 +143,8 @@ def serve(pipeline, host: str, port: int, progress) -> None:
     def healthz() -> JSONResponse:
         healthy = pipeline.store.health()
         return JSONResponse({"status": "ok" if healthy else "graph store not answering",
-                             "vector_index": "ready" if vector_ready() else "loading"},
+                             "vector_index": "ready" if vector_ready() else "loading",
+                             "ner": ner_in_use(pipeline)},
                             status_code=200 if healthy else 503)
 
     app = gr.mount_gradio_app(app, demo, path="", ssr_mode=False, footer_links=["api", "gradio"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from app.pipeline import Pipeline
 from kg_dump.data_files import UPSTREAM_COMMIT, UPSTREAM_REPO
+from ner.model_choice import choose_model
 
 DISCLAIMER = ("**Disclaimer.** FPKG-RAG is for research and education. It is not a medical device and "
               "must not be used to diagnose, treat or manage any patient. Answers can be wrong or incomplete; "
@@ -20,7 +21,7 @@ SOURCE_ROWS = [
      "[HPO licence](https://hpo.jax.org/license): free to use with attribution, content unchanged"),
     ("[all-MiniLM-L6-v2](https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2)",
      "sentence embeddings for entity linking and vector retrieval", "Apache-2.0"),
-    ("NER model (`NER_MODEL`, e.g. [hfchloe/FP_NER](https://huggingface.co/hfchloe/FP_NER))",
+    ("NER model (`NER_MODEL`; by default one trained here, else [hfchloe/FP_NER](https://huggingface.co/hfchloe/FP_NER))",
      "ages, sexes, genes, variants and phenotypes found in free text", "see its model card"),
 ]
 SOURCES = "\n".join("| " + " | ".join(row) + " |" for row in SOURCE_ROWS[:1] + [("---",) * 3] + SOURCE_ROWS[1:])
@@ -36,6 +37,13 @@ def hpo_release_text(pipeline: Pipeline) -> str:
     return f"release {release}, {origin}"
 
 
+def ner_in_use(pipeline: Pipeline) -> str:
+    """The NER model answering, and why that one (ner.model_choice); "rules only" when none loaded."""
+    if pipeline.recognizer.model_name and not pipeline.recognizer.notice:
+        return f"{pipeline.recognizer.model_name}, {choose_model(pipeline.settings).reason}"
+    return "rules only"
+
+
 def about_markdown(pipeline: Pipeline) -> str:
     counts = pipeline.store.counts()
     schema = pipeline.store.schema()
@@ -44,7 +52,8 @@ def about_markdown(pipeline: Pipeline) -> str:
                          for s, t, e, n in sorted(schema.patterns, key=lambda p: -p[3]))
     report = pipeline.build_report
     built = "FPKG merged with the HPO layer" if report and report.with_hpo else "FPKG alone (no HPO layer)"
-    recognizer = pipeline.recognizer.notice or f"NER model: {pipeline.recognizer.model_name}"
+    notice = pipeline.recognizer.notice
+    recognizer = f"NER: {ner_in_use(pipeline)}" + (f" ({notice})" if notice else "")
     return f"""\
 ## The knowledge graph
 

@@ -79,6 +79,7 @@ class Pipeline:
     @classmethod
     def start(cls, settings: Settings, progress: Callable[[str], None] = print) -> Pipeline:
         """Open the store, build the graph if it is not there yet, load the indexes."""
+        from ner.model_choice import choose_model
         from ner.predict import EntityRecognizer
 
         started = time.perf_counter()
@@ -91,7 +92,9 @@ class Pipeline:
         linker = EntityLinker.from_store(store, settings.cache_dir)
         ontology = PhenotypeOntology.from_store(store)
         profiles = DiseaseProfiles.from_store(store)
-        recognizer = EntityRecognizer.load(settings.ner_model, gene_vocabulary=linker.names("Genotype"))
+        ner = choose_model(settings)
+        progress(f"loading the NER model: {ner.model or 'none, rules only'} ({ner.reason})")
+        recognizer = EntityRecognizer.load(ner.model, gene_vocabulary=linker.names("Genotype"), revision=ner.revision)
         progress(f"ready in {time.perf_counter() - started:.1f} s")
         return cls(settings, store, linker, ontology, recognizer, report, profiles)
 

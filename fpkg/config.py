@@ -34,9 +34,11 @@ class Settings:
     neo4j_uri: str | None = None
     neo4j_user: str = "neo4j"
     neo4j_password: str | None = field(default=None, repr=False)
-    ner_model: str | None = None
+    ner_model: str | None = None  # None: see ner.model_choice; "rules": no model
+    ner_model_revision: str | None = None  # a Hub revision for NER_MODEL (or the published weights)
     llm_backend: str = "grounded"
     llm_model: str = DEFAULT_LLM_MODEL
+    llm_model_revision: str | None = None  # a Hub revision for LLM_MODEL
     llm_endpoint: str | None = None
     llm_api_key: str | None = field(default=None, repr=False)
     llm_timeout: str | None = None  # LLM_TIMEOUT_S as given; read through `llm_timeout_s`
@@ -60,8 +62,10 @@ class Settings:
             neo4j_user=env.get("NEO4J_USER", "neo4j"),
             neo4j_password=env.get("NEO4J_PASSWORD") or None,
             ner_model=env.get("NER_MODEL") or None,
+            ner_model_revision=env.get("NER_MODEL_REVISION") or None,
             llm_backend=env.get("LLM_BACKEND", "grounded").strip().lower(),
             llm_model=env.get("LLM_MODEL") or DEFAULT_LLM_MODEL,
+            llm_model_revision=env.get("LLM_MODEL_REVISION") or None,
             llm_endpoint=env.get("LLM_ENDPOINT") or None,
             llm_api_key=env.get("LLM_API_KEY") or None,
             llm_timeout=env.get("LLM_TIMEOUT_S") or None,

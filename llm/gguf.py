@@ -39,6 +39,16 @@ def _hub_parts(model: str) -> tuple[str, str] | None:
     return None
 
 
+def _hub_file(repo: str, filename: str, revision: str | None) -> Path:
+    """The GGUF file from the Hub cache, downloaded at `revision` (LLM_MODEL_REVISION) when missing."""
+    from huggingface_hub import hf_hub_download
+
+    try:
+        return Path(hf_hub_download(repo, filename, revision=revision))
+    except (OSError, ValueError) as e:  # offline and not cached, no such repo, file or revision
+        raise LLMUnavailable(f"cannot fetch {filename} from {repo} at {revision or 'main'}: {e}") from e
+
+
 class GgufGenerator(Generator):
     name = "local"
 
@@ -46,6 +56,7 @@ class GgufGenerator(Generator):
         self.model_id = settings.llm_model.strip()
         if not is_gguf(self.model_id):
             raise LLMConfigError(f"LLM_MODEL={self.model_id!r} is not a .gguf file")
+        self.revision = settings.llm_model_revision
         self.context = context
         self._lock = threading.Lock()  # one generation at a time: one llama.cpp context
         self.model = self._load(threads or max(1, (os.cpu_count() or 2)))
@@ -58,10 +69,7 @@ class GgufGenerator(Generator):
                                  "(it builds llama.cpp with this machine's C compiler)") from e
         hub = _hub_parts(self.model_id)
         try:
-            if hub:
-                return Llama.from_pretrained(repo_id=hub[0], filename=hub[1], n_ctx=self.context,
-                                             n_threads=threads, verbose=False)
-            path = Path(self.model_id).expanduser()
+            path = _hub_file(*hub, self.revision) if hub else Path(self.model_id).expanduser()
             _check_file(path)
             return Llama(model_path=str(path), n_ctx=self.context, n_threads=threads, verbose=False)
         except LLMUnavailable:

@@ -136,23 +136,27 @@ def _stream_generate(model, tokenizer, inputs: dict, gen_kwargs: dict, seed: int
 _generate_on_device = on_gpu(_generate_on_device)
 
 
-def _from_pretrained(source: str, kwargs: dict[str, Any], local_only: bool) -> tuple[Any, Any]:
+def _from_pretrained(source: str, kwargs: dict[str, Any], local_only: bool,
+                     revision: str | None) -> tuple[Any, Any]:
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    tokenizer = AutoTokenizer.from_pretrained(source, local_files_only=local_only)
-    model = AutoModelForCausalLM.from_pretrained(source, local_files_only=local_only, **kwargs)
+    tokenizer = AutoTokenizer.from_pretrained(source, local_files_only=local_only, revision=revision)
+    model = AutoModelForCausalLM.from_pretrained(source, local_files_only=local_only, revision=revision, **kwargs)
     return tokenizer, model
 
 
-def _load_pretrained(source: str, kwargs: dict[str, Any], is_folder: bool) -> tuple[Any, Any]:
-    """Tokenizer and model from a folder, or for a Hub id from the local cache first, then the Hub."""
+def _load_pretrained(source: str, kwargs: dict[str, Any], is_folder: bool,
+                     revision: str | None = None) -> tuple[Any, Any]:
+    """Tokenizer and model from a folder, or for a Hub id (at `revision`) from the local cache
+    first, then the Hub."""
+    revision = None if is_folder else revision
     try:
         if not is_folder:
             try:
-                return _from_pretrained(source, kwargs, local_only=True)
+                return _from_pretrained(source, kwargs, local_only=True, revision=revision)
             except OSError:
                 pass  # not in the Hugging Face cache yet: download it below
-        return _from_pretrained(source, kwargs, local_only=is_folder)
+        return _from_pretrained(source, kwargs, local_only=is_folder, revision=revision)
     except ImportError as e:
         raise LLMUnavailable(f"cannot load {source}: a package is missing ({e})") from e
     except (OSError, ValueError) as e:
@@ -176,6 +180,7 @@ class LocalGenerator(Generator):
         import torch
 
         self.model_id = (settings.llm_model or "").strip()
+        self.revision = settings.llm_model_revision
         if not self.model_id:
             raise LLMConfigError("LLM_MODEL is empty; set it to a Hub id or a local model folder")
         # ZeroGPU attaches a GPU only inside the generation call: load bf16 weights, no bitsandbytes
@@ -205,7 +210,7 @@ class LocalGenerator(Generator):
             kwargs["device_map"] = "auto"
         else:
             kwargs["dtype"] = torch.bfloat16 if self.zero_gpu else torch.float32
-        tokenizer, model = _load_pretrained(source, kwargs, is_folder=folder.is_dir())
+        tokenizer, model = _load_pretrained(source, kwargs, is_folder=folder.is_dir(), revision=self.revision)
         if not self.quantized:
             model.to(self.device)
         model.eval()

@@ -7,7 +7,7 @@ import json
 import os
 import sys
 import time
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 from fpkg.cli import reports_errors
@@ -37,7 +37,9 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("train", help="fine-tune on the corpus and save the model")
-    p.add_argument("--out", type=Path, required=True, help="model folder to write")
+    p.add_argument("--out", type=Path, default=None,
+                   help="model folder to write (default: <FPKG_CACHE_DIR>/ner-model, which the app loads "
+                        "when NER_MODEL is unset)")
     p.add_argument("--base", help="Hub id or folder (default: the bundled all-MiniLM-L6-v2)")
     p.add_argument("--epochs", type=int, default=4)
     p.add_argument("--lr", type=float, default=1e-4)
@@ -66,7 +68,7 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("predict", help="print the entity spans of a text")
     p.add_argument("text")
-    p.add_argument("--model", help="model folder or Hub id (default: NER_MODEL)")
+    p.add_argument("--model", help="model folder, Hub id or `rules` (default: NER_MODEL, else as the app chooses)")
     p.add_argument("--genes", type=Path, help="gene symbols for the rules, one per line (default: the HPO release's)")
     p.add_argument("--no-rules", action="store_true")
     p.add_argument("--json", action="store_true")
@@ -88,10 +90,12 @@ def _split_file(settings: Settings, data: Path | None) -> tuple[str, Path]:
 def _train(args) -> int:
     from hf_card.model_card import write_model_card
     from ner.evaluate import evaluate_tagger, format_scores, write_eval
+    from ner.model_choice import trained_model_folder
     from ner.tagger import WordTagger
     from ner.train import TrainConfig, train
 
     settings = Settings.from_env()
+    args.out = args.out or trained_model_folder(settings.cache_dir)
     data = {s: read_conll(corpus_path(settings.data_dir, s)) for s in SPLITS}
     config = TrainConfig(
         out=args.out, base=args.base, epochs=args.epochs, learning_rate=args.lr,
@@ -142,12 +146,15 @@ def _evaluate(args) -> int:
 
 
 def _predict(args) -> int:
+    from ner.model_choice import choose_model
     from ner.predict import EntityRecognizer
 
-    model = args.model or Settings.from_env().ner_model
-    recognizer = EntityRecognizer.load(model, _genes(args.genes), rules=not args.no_rules)
-    if recognizer.notice:
-        print(f"note: {recognizer.notice}", file=sys.stderr)
+    settings = Settings.from_env()
+    choice = choose_model(replace(settings, ner_model=args.model) if args.model else settings)
+    recognizer = EntityRecognizer.load(choice.model, _genes(args.genes), rules=not args.no_rules,
+                                       revision=choice.revision)
+    print(f"note: {recognizer.notice}" if recognizer.notice else f"model: {choice.model} ({choice.reason})",
+          file=sys.stderr)
     spans = recognizer.predict(args.text)
     if args.json:
         print(json.dumps([asdict(s) for s in spans], ensure_ascii=False))

@@ -48,8 +48,9 @@ class EntityRecognizer:
     def load(cls, model: str | Path | None, gene_vocabulary: Iterable[str] = (), *,
              rules: bool = True, phenotype_vocabulary: Iterable[str] | None = None,
              disease_vocabulary: Iterable[str] | None = None,
-             max_length: int = DEFAULT_MAX_LENGTH, stride: int = DEFAULT_STRIDE) -> EntityRecognizer:
-        """Load ``model`` (a folder or a Hub id such as ``hfchloe/FP_NER``); never raises
+             max_length: int = DEFAULT_MAX_LENGTH, stride: int = DEFAULT_STRIDE,
+             revision: str | None = None) -> EntityRecognizer:
+        """Load ``model`` (a folder, or a Hub id such as ``hfchloe/FP_NER`` at ``revision``); never raises
         for a model that is missing or unreadable: the recognizer falls back to rules. With
         ``rules``, the dictionary (``phenotype_vocabulary`` and ``disease_vocabulary``, else HPO's
         facial phenotype and disease names) judges and completes the model's phenotype and disease
@@ -67,7 +68,7 @@ class EntityRecognizer:
         if looks_local and not Path(name).expanduser().is_dir():
             return cls(None, rule_tagger, f"NER model folder {name} not found; using rules only", name, dictionary)
         try:
-            folder = Path(name).expanduser() if looks_local else _hub_snapshot(name)
+            folder = Path(name).expanduser() if looks_local else _hub_snapshot(name, revision)
             tagger = WordTagger.from_pretrained(folder, max_length=max_length, stride=stride)
         except (OSError, ValueError, SafetensorError) as e:
             # OSError: an unreachable Hub, a missing repo or file (huggingface_hub's errors
@@ -101,7 +102,7 @@ class EntityRecognizer:
         return results
 
 
-def _hub_snapshot(repo_id: str) -> Path:
+def _hub_snapshot(repo_id: str, revision: str | None) -> Path:
     """Download (or find in the local cache) the files a token classifier needs.
 
     One snapshot call fails at once when the Hub is unreachable and nothing is cached,
@@ -109,7 +110,7 @@ def _hub_snapshot(repo_id: str) -> Path:
     """
     from huggingface_hub import snapshot_download
 
-    return Path(snapshot_download(repo_id, allow_patterns=_MODEL_FILES))
+    return Path(snapshot_download(repo_id, revision=revision, allow_patterns=_MODEL_FILES))
 
 
 _MODEL_FILES = ["*.json", "*.safetensors", "pytorch_model*.bin", "vocab.txt", "*.model", "merges.txt"]

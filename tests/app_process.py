@@ -62,7 +62,7 @@ def app_environment(settings: Settings) -> dict[str, str]:
     """The test settings as environment variables: real data, the grounded writer, no NER model."""
     env = {key: value for key, value in os.environ.items() if not key.startswith(("LLM_", "NER_MODEL"))}
     env.update(FPKG_DATA_DIR=str(settings.data_dir), FPKG_CACHE_DIR=str(settings.cache_dir),
-               LLM_BACKEND="grounded", GRADIO_ANALYTICS_ENABLED="False", PYTHONUNBUFFERED="1",
+               LLM_BACKEND="grounded", NER_MODEL="rules", GRADIO_ANALYTICS_ENABLED="False", PYTHONUNBUFFERED="1",
                FPKG_IN_CONTAINER="0", HF_HUB_OFFLINE="1")
     env.pop("SPACE_ID", None)
     return env

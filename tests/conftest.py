@@ -78,7 +78,9 @@ def test_settings(data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> S
     cache folder (FPKG_CACHE_DIR when set, so CI and repeated runs reuse built indexes)."""
     cache = os.environ.get("FPKG_CACHE_DIR") or str(tmp_path_factory.mktemp("cache"))
     environ = {key: value for key, value in os.environ.items() if not key.startswith(("LLM_", "NER_MODEL"))}
-    environ.update({"FPKG_DATA_DIR": str(data_dir), "FPKG_CACHE_DIR": cache, "LLM_BACKEND": "grounded"})
+    # no NER model: rules and dictionary, whatever a developer trained into the cache (ner.model_choice)
+    environ.update({"FPKG_DATA_DIR": str(data_dir), "FPKG_CACHE_DIR": cache, "LLM_BACKEND": "grounded",
+                    "NER_MODEL": "rules"})
     return Settings.from_env(environ)
 
 

@@ -76,3 +76,20 @@ def test_the_pipeline_answers_with_the_real_model(pipeline):
     # whatever the small model says is the LLM's answer, or is recorded as unusable: never the graph's
     assert result.llm_failed or result.predicted is not None
     assert result.ranked and result.ranked[0].name == "CHARGE syndrome"
+
+
+def test_a_hub_file_loads_from_the_cache_at_the_pinned_revision(tmp_path, monkeypatch):
+    """`owner/repo:file.gguf` with LLM_MODEL_REVISION: the file at that commit, from an offline Hub cache."""
+    from huggingface_hub import constants
+
+    commit = "89abcdef0123456789abcdef0123456789abcdef"
+    snapshot = tmp_path / "hub" / "models--someone--tiny-gguf" / "snapshots" / commit
+    snapshot.mkdir(parents=True)
+    (snapshot / "tiny.gguf").symlink_to(require_smollm2())
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path / "hub"))
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
+    pinned = replace(settings_for("someone/tiny-gguf:tiny.gguf"), llm_model_revision=commit)
+    reply = GgufGenerator(pinned).generate(GenerationRequest(MESSAGES, temperature=0.0, max_new_tokens=8))
+    assert reply.strip()
+    with pytest.raises(LLMUnavailable, match="cannot fetch tiny.gguf from someone/tiny-gguf at " + "f" * 40):
+        GgufGenerator(replace(pinned, llm_model_revision="f" * 40))
