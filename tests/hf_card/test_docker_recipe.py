@@ -15,6 +15,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -51,11 +52,13 @@ def values(name: str) -> list[str]:
 
 
 def environment() -> dict[str, str]:
+    """ENV values, with `$NAME` read from the ARG defaults as a build without --build-arg does."""
+    defaults = dict(args.partition("=")[::2] for args in values("ARG"))
     env = {}
     for args in values("ENV"):
         for item in shlex.split(args):
             key, _, value = item.partition("=")
-            env[key] = value
+            env[key] = defaults.get(value[1:], value) if value.startswith("$") and ":" not in value else value
     return env
 
 
@@ -97,7 +100,39 @@ def test_health_check_asks_the_apps_health_endpoint():
 def test_graph_and_indexes_are_built_in_the_image():
     runs = " && ".join(values("RUN"))
     assert "pip install --no-cache-dir --user -r requirements.txt" in runs
-    assert runs.index("python -m kg_dump build") < runs.index("python -m app --warm-up")
+    assert runs.index("python -m kg_dump fetch") < runs.index("python -m kg_dump build") < runs.index(
+        "python -m app --warm-up")
+
+
+def test_a_code_edit_does_not_redo_the_downloads_and_the_graph():
+    """Everything is copied (`COPY . .`) only after the packages, the data, the graph and the NER
+    weights are in their own layers; those layers copy only the packages that make them."""
+    steps = [(name, args) for name, args in instructions() if name in ("COPY", "RUN")]
+    copy_all = next(i for i, (name, args) in enumerate(steps) if name == "COPY" and args.split()[-2:] == [".", "."])
+    before = " ".join(args for _, args in steps[:copy_all])
+    for made in ("pip install", "python -m kg_dump fetch", "python -m kg_dump build", "hf download"):
+        assert made in before, made
+    assert "python -m app --warm-up" not in before
+
+
+def test_the_cpu_image_installs_no_cuda_packages():
+    """torch comes first from TORCH_INDEX, whose default is PyTorch's CPU index; the requirements
+    then resolve to nothing new over that build (a dry run of the second install here, where torch
+    is the CPU build as in the image), so no nvidia-* package is installed."""
+    torch_index = next(args.split("=", 1)[1] for args in values("ARG") if args.startswith("TORCH_INDEX="))
+    assert torch_index == "https://download.pytorch.org/whl/cpu"
+    first_install, second_install = [part.strip() for run in values("RUN") for part in run.split("&&")
+                                      if "pip install" in part][:2]
+    assert '--index-url "$TORCH_INDEX"' in first_install and "torch==" in first_install
+    assert "-r requirements.txt" in second_install
+    if "+cpu" not in importlib.metadata.version("torch"):
+        pytest.skip("this environment's torch is not the CPU build the image installs first")
+    report = Path(tempfile.mkdtemp()) / "report.json"
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--quiet", "--report", str(report),
+                           "-r", str(REPO_ROOT / "requirements.txt")], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    resolved = [item["metadata"]["name"].lower() for item in json.loads(report.read_text())["install"]]
+    assert not [name for name in resolved if name.startswith("nvidia") or name == "torch"], resolved
 
 
 def test_copied_files_exist_and_requirements_are_pinned():
@@ -143,13 +178,25 @@ def test_the_build_commands_run(test_settings, tmp_path):
     env = {"PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin", **environment(),
            "HOME": str(tmp_path), "FPKG_CACHE_DIR": str(cache), "HF_HOME": str(tmp_path / "hf"),
            "HF_HUB_OFFLINE": "1", "FPKG_DATA_DIR": str(test_settings.data_dir)}
-    commands = [part.strip() for run in values("RUN") for part in run.split("&&")
-                if part.strip().startswith("python ")]
-    assert commands == ["python -m kg_dump build", "python -m app --warm-up"]
-    for command in commands:
-        argv = [sys.executable, *shlex.split(command)[1:]]
-        done = subprocess.run(argv, cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=840)
-        assert done.returncode == 0, f"{command} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    layer = tmp_path / "layer"  # what the image's working folder holds at each RUN
+    layer.mkdir()
+    commands = []
+    for instruction, args in instructions():
+        if instruction == "COPY":
+            sources = [part for part in args.split() if not part.startswith("--")][:-1]
+            if sources != ["."]:
+                for source in sources:
+                    target = layer / source
+                    (shutil.copytree if (REPO_ROOT / source).is_dir() else shutil.copy2)(REPO_ROOT / source, target)
+            else:
+                layer = REPO_ROOT
+        for part in (args.split("&&") if instruction == "RUN" else []):
+            if part.strip().startswith("python "):
+                commands.append(part.strip())
+                argv = [sys.executable, *shlex.split(part.strip())[1:]]
+                done = subprocess.run(argv, cwd=layer, env=env, capture_output=True, text=True, timeout=840)
+                assert done.returncode == 0, f"{part} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    assert [command.split()[2] for command in commands] == ["kg_dump", "kg_dump", "app"]
     assert "warm-up vector: CHARGE syndrome" in done.stdout
     assert (cache / "falkordb" / "graph.rdb").is_file()
 
@@ -204,3 +251,17 @@ def test_gradio_space_entry_point_serves_the_app(test_settings, tmp_path):
         process.terminate()
         process.wait(timeout=60)
         log.close()
+
+
+def test_persistent_storage_is_suggested_and_the_cache_goes_there(tmp_path, monkeypatch):
+    from fpkg import config
+
+    card = SpaceCard(str(space_card("gradio", storage="small")))
+    assert card.data.to_dict()["suggested_storage"] == "small" and "/data/fpkg-rag" in card.text
+    assert "suggested_storage" not in SpaceCard(str(space_card("gradio"))).data.to_dict()
+    monkeypatch.setattr(config, "PERSISTENT_STORAGE", tmp_path)
+    assert config.Settings.from_env({"SPACE_ID": "me/fpkg-rag"}).cache_dir == tmp_path / "fpkg-rag"
+    assert config.Settings.from_env({}).cache_dir != tmp_path / "fpkg-rag"  # not on a Space
+    assert config.Settings.from_env({"SPACE_ID": "me/x", "FPKG_CACHE_DIR": "/c"}).cache_dir == Path("/c")
+    monkeypatch.setattr(config, "PERSISTENT_STORAGE", tmp_path / "absent")  # no storage chosen
+    assert config.Settings.from_env({"SPACE_ID": "me/fpkg-rag"}).cache_dir != tmp_path / "absent" / "fpkg-rag"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -69,6 +70,25 @@ def test_stats_cli_prints_counts_and_hpo_merge(pipeline, test_settings):
                          text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert "FPKG nodes merged with HPO" in out.stdout and "(Disease)-[:Exhibit]->(FacePhenotype)" in out.stdout
+    as_json = subprocess.run([sys.executable, "-m", "kg_dump", "stats", "--json"], env=env, cwd=REPO,
+                             capture_output=True, text=True, timeout=300)
+    stats = json.loads(as_json.stdout)
+    counts = pipeline.store.counts()
+    assert (stats["nodes"], stats["relationships"]) == (counts["total_nodes"], counts["total_relationships"])
+    assert stats["nodes_by_label"] == counts["nodes"] and stats["build"]["with_hpo"] is True
+    assert {"start": "Disease", "type": "Exhibit", "end": "FacePhenotype"}.items() <= next(
+        p for p in stats["relationships_by_pattern"] if p["type"] == "Exhibit").items()
+
+
+def test_fetch_names_the_data_files_and_refuses_unknown_ones(test_settings):
+    env = {**os.environ, "FPKG_DATA_DIR": str(test_settings.data_dir), "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, "-m", "kg_dump", "fetch", "FPKG.dump"], env=env, cwd=REPO,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == str(test_settings.data_dir / "FPKG.dump")
+    refused = subprocess.run([sys.executable, "-m", "kg_dump", "fetch", "FPKG.dump", "../etc/passwd"], env=env,
+                             cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2 and "not a published data file: ../etc/passwd" in refused.stderr
+    assert not refused.stdout  # nothing fetched before the check
 
 
 def test_cli_errors_are_messages_not_tracebacks(tmp_path):
