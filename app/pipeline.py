@@ -16,8 +16,9 @@ from app.case_parser import parse_case
 from app.validation import validate_case, validate_mode, validate_question, validate_temperature
 from fpkg.config import Settings
 from fpkg.errors import InputError, LLMError
+from graphstore.startup_reads import StartupReads
 from graphstore.store import GraphStore, open_store
-from kg_dump.build import BuildReport, ensure_built
+from kg_dump.build import BuildReport, ensure_built, manifest_path
 from llm.base import GenerationRequest, Generator
 from llm.factory import check_backend, known_backends, make_generator
 from llm.grounded import GroundedWriter
@@ -67,10 +68,10 @@ class Pipeline:
 
     def __init__(self, settings: Settings, store: GraphStore, linker: EntityLinker,
                  ontology: PhenotypeOntology, recognizer: Recognizer, build_report: BuildReport | None = None,
-                 profiles: DiseaseProfiles | None = None):
+                 profiles: DiseaseProfiles | None = None, startup_reads: GraphStore | None = None):
         self.settings, self.store, self.linker, self.recognizer = settings, store, linker, recognizer
         self.build_report = build_report
-        self.ranker = DiagnosisRanker(store, linker, ontology, profiles)
+        self.ranker = DiagnosisRanker(store, linker, ontology, profiles, startup_reads=startup_reads)
         self._retrievers: dict[str, Retriever] = {}
         # one lock per mode: a first vector request builds its index for minutes without
         # holding up Cypher requests, and two racing requests build it once
@@ -89,14 +90,17 @@ class Pipeline:
         progress("checking the graph (a first start builds it from the FPKG dump and HPO)")
         report = ensure_built(store, settings, with_hpo=settings.with_hpo)
         progress("loading the entity linker, the phenotype ontology and the diseases' phenotypes")
-        linker = EntityLinker.from_store(store, settings.cache_dir)
-        ontology = PhenotypeOntology.from_store(store)
-        profiles = DiseaseProfiles.from_store(store)
+        reads = StartupReads.for_manifest(store, manifest_path(settings), settings.cache_dir)
+        linker = EntityLinker.from_store(reads, settings.cache_dir)
+        ontology = PhenotypeOntology.from_store(reads)
+        profiles = DiseaseProfiles.from_store(reads)
         ner = choose_model(settings)
         progress(f"loading the NER model: {ner.model or 'none, rules only'} ({ner.reason})")
         recognizer = EntityRecognizer.load(ner.model, gene_vocabulary=linker.names("Genotype"), revision=ner.revision)
+        pipeline = cls(settings, store, linker, ontology, recognizer, report, profiles, reads)
+        reads.save()
         progress(f"ready in {time.perf_counter() - started:.1f} s")
-        return cls(settings, store, linker, ontology, recognizer, report, profiles)
+        return pipeline
 
     def retriever(self, mode: str) -> Retriever:
         """The retriever for `mode`, created on first use, once even when requests race (vector

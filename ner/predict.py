@@ -12,16 +12,17 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-
-from safetensors import SafetensorError
+from typing import TYPE_CHECKING
 
 from ner.dictionary import EntityDictionary
 from ner.merge import merge_spans
 from ner.rules import RuleTagger
 from ner.spans import Span, spans_from_words
-from ner.tagger import DEFAULT_MAX_LENGTH, DEFAULT_STRIDE, WordTagger
 from ner.text import clean, split_words
 from ner.vocabulary import hpo_disease_names, hpo_phenotype_names
+
+if TYPE_CHECKING:  # torch and transformers load only when a model does (seconds of a start)
+    from ner.tagger import WordTagger
 
 __all__ = ["EntityRecognizer", "Span"]
 
@@ -48,7 +49,6 @@ class EntityRecognizer:
     def load(cls, model: str | Path | None, gene_vocabulary: Iterable[str] = (), *,
              rules: bool = True, phenotype_vocabulary: Iterable[str] | None = None,
              disease_vocabulary: Iterable[str] | None = None,
-             max_length: int = DEFAULT_MAX_LENGTH, stride: int = DEFAULT_STRIDE,
              revision: str | None = None) -> EntityRecognizer:
         """Load ``model`` (a folder, or a Hub id such as ``hfchloe/FP_NER`` at ``revision``); never raises
         for a model that is missing or unreadable: the recognizer falls back to rules. With
@@ -67,9 +67,13 @@ class EntityRecognizer:
         looks_local = Path(name).expanduser().exists() or name.startswith((".", "/", "~")) or name.count("/") > 1
         if looks_local and not Path(name).expanduser().is_dir():
             return cls(None, rule_tagger, f"NER model folder {name} not found; using rules only", name, dictionary)
+        from safetensors import SafetensorError
+
+        from ner.tagger import WordTagger
+
         try:
             folder = Path(name).expanduser() if looks_local else _hub_snapshot(name, revision)
-            tagger = WordTagger.from_pretrained(folder, max_length=max_length, stride=stride)
+            tagger = WordTagger.from_pretrained(folder)
         except (OSError, ValueError, SafetensorError) as e:
             # OSError: an unreachable Hub, a missing repo or file (huggingface_hub's errors
             # derive from it); ValueError: a bad id or config, or labels we cannot read;

@@ -89,11 +89,13 @@ class Diagnosis:
 
 class DiagnosisRanker:
     def __init__(self, store: GraphStore, linker: EntityLinker, ontology: PhenotypeOntology,
-                 profiles: DiseaseProfiles | None = None):
+                 profiles: DiseaseProfiles | None = None, *, startup_reads: GraphStore | None = None):
+        """`startup_reads`: where the start's own reads go (graphstore.startup_reads), else `store`."""
         self.store, self.linker, self.ontology = store, linker, ontology
-        self.profiles = profiles if profiles is not None else DiseaseProfiles.from_store(store)
+        reads = startup_reads or store
+        self.profiles = profiles if profiles is not None else DiseaseProfiles.from_store(reads)
         self.matcher = PhenotypeMatcher(ontology, self.profiles)
-        self.twin_of = find_twins(*_twin_inputs(store, self.profiles))
+        self.twin_of = find_twins(*_twin_inputs(reads, self.profiles))
         self.confidence_model = ConfidenceModel.load()
 
     def rank(self, case: DiagnosisCase, exclude_pmids: frozenset[int] = frozenset()) -> Diagnosis:

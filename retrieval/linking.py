@@ -9,7 +9,10 @@ meaning. Below the thresholds a mention links to nothing, and says so.
 from __future__ import annotations
 
 import hashlib
+import os
+import pickle
 import re
+import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Set
 from dataclasses import dataclass
@@ -17,6 +20,7 @@ from pathlib import Path
 
 import faiss
 import numpy as np
+import sklearn
 from rapidfuzz import fuzz, process
 from sklearn.feature_extraction.text import TfidfVectorizer
 
@@ -79,26 +83,54 @@ def _hgvs_key(text: str) -> str:
 class _LabelIndex:
     """Everything needed to link mentions to one label's nodes."""
 
-    def __init__(self, aliases: list[Alias], vectors: np.ndarray | None):
+    def __init__(self, aliases: list[Alias], vectors: np.ndarray | None, cache_dir: Path | None = None):
         self.aliases = aliases
-        self.exact: dict[str, list[Alias]] = defaultdict(list)
-        for alias in sorted(aliases, key=lambda a: a.is_synonym):  # names before synonyms
-            self.exact[normalise(alias.text)].append(alias)
-        self.ngrams = TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 4), lowercase=True)
-        self.ngram_matrix = self.ngrams.fit_transform([normalise(a.text) for a in aliases])
-        # keys by length: a typo is looked for among names of about its length only
-        by_length: dict[int, list[str]] = defaultdict(list)
-        for key in self.exact:
-            by_length[len(key)].append(key)
-        self.nearby = {size: [k for near in range(size - 2, size + 3) for k in by_length.get(near, ())]
-                       for size in range(max(by_length, default=0) + 3)}
-        # words of two names or more: one name's own misspelling ("Seckel sydrome") is no word
-        uses = Counter(word for key in self.exact for word in key.split())
-        self.words = {word for word, count in uses.items() if count >= 2}
+        self.exact, self.ngrams, self.ngram_matrix, self.nearby, self.words = _cached(
+            _text_index, aliases, cache_dir / "linking" if cache_dir else None, "text")
         self.faiss = None
         if vectors is not None and len(vectors):
             self.faiss = faiss.IndexFlatIP(vectors.shape[1])  # exact search: ~20k names
             self.faiss.add(vectors)
+
+
+def _text_index(aliases: list[Alias]) -> tuple:
+    """Exact keys, character n-grams, keys by length and common words of one label's aliases."""
+    exact: dict[str, list[Alias]] = defaultdict(list)
+    for alias in sorted(aliases, key=lambda a: a.is_synonym):  # names before synonyms
+        exact[normalise(alias.text)].append(alias)
+    ngrams = TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 4), lowercase=True)
+    ngram_matrix = ngrams.fit_transform([normalise(a.text) for a in aliases])
+    # keys by length: a typo is looked for among names of about its length only
+    by_length: dict[int, list[str]] = defaultdict(list)
+    for key in exact:
+        by_length[len(key)].append(key)
+    nearby = {size: [k for near in range(size - 2, size + 3) for k in by_length.get(near, ())]
+              for size in range(max(by_length, default=0) + 3)}
+    # words of two names or more: one name's own misspelling ("Seckel sydrome") is no word
+    uses = Counter(word for key in exact for word in key.split())
+    words = {word for word, count in uses.items() if count >= 2}
+    return dict(exact), ngrams, ngram_matrix, nearby, words
+
+
+def _cached(make, aliases: list[Alias], folder: Path | None, kind: str):
+    """`make(aliases)`, kept in `folder` under a hash of the aliases: the n-gram fit and the name
+    keys take a second of every start, and change only with the graph's names."""
+    if folder is None:
+        return make(aliases)
+    contents = [sklearn.__version__, *(tuple(vars(a).values()) for a in aliases)]  # pickles follow sklearn
+    key = hashlib.sha256(repr(contents).encode()).hexdigest()[:16]
+    path = folder / f"{aliases[0].label}-{key}-{kind}.pickle"
+    try:
+        with path.open("rb") as file:
+            return pickle.load(file)  # written by this program into its own cache
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+        pass  # not made yet, or damaged: make it again
+    made = make(aliases)
+    folder.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile("wb", dir=folder, delete=False) as file:
+        pickle.dump(made, file, protocol=pickle.HIGHEST_PROTOCOL)
+    os.replace(file.name, path)
+    return made
 
 
 class EntityLinker:
@@ -107,7 +139,7 @@ class EntityLinker:
         by_label: dict[str, list[Alias]] = defaultdict(list)
         for alias in aliases:
             by_label[alias.label].append(alias)
-        self.indexes = {label: _LabelIndex(items, self._vectors(label, items, cache_dir))
+        self.indexes = {label: _LabelIndex(items, self._vectors(label, items, cache_dir), cache_dir)
                         for label, items in by_label.items()}
         self.variations = [(row["id"], row["name"], _hgvs_key(row["name"]), (row["gene"] or "").upper())
                            for row in variations or [] if row["name"]]
