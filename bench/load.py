@@ -8,7 +8,9 @@ turn (a fixed mix of cases and questions, every user starting at a different one
 bounded: at most users × requests requests, each waited for at most --request-timeout-s, and no
 new request after --max-seconds. Reports errors (with samples), latency p50/p95, throughput, and
 the app's resident memory (psutil): at the start, after a warm-up (every user making each request
-of the mix once, concurrently: the baseline for growth) and at the end. Only loopback addresses.
+of the mix once, concurrently: the baseline for growth), every --sample-every requests (a plot,
+load-memory-UxR.png, and the growth over the run's second half: near 0 on a plateau) and at the
+end. Only loopback addresses.
 """
 
 from __future__ import annotations
@@ -32,12 +34,14 @@ from urllib.parse import urlparse
 
 import psutil
 
+from bench.results import results_dir
 from bench.runtime import percentiles
 from fpkg.errors import BenchError
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 START_TIMEOUT_S = 600  # a cold cache builds the graph and indexes first
 MAX_ERROR_SAMPLES = 10
+SAMPLE_EVERY = 100  # requests between two readings of the app's memory (--sample-every)
 _CASE = dict(age="5", sex="female", ethnicity="Turkish", gene="CHD7", variant="c.2443-2A>G",
              phenotypes=["Wide nasal bridge", "Posteriorly rotated ears", "Chorioretinal coloboma"],
              selective=False, option_a="", option_b="", option_c="", option_d="")
@@ -62,10 +66,15 @@ class Tally:
     errors: dict[str, int] = field(default_factory=dict)
     samples: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    process: psutil.Process | None = None  # the app, whose memory is read every `sample_every` requests
+    sample_every: int = SAMPLE_EVERY
+    memory: list[dict[str, float]] = field(default_factory=list)
+    done: int = 0
 
     def ok(self, api: str, seconds: float) -> None:
         with self.lock:
             self.latencies.setdefault(api, []).append(seconds)
+            self._count()
 
     def failed(self, api: str, error: BaseException) -> None:
         with self.lock:
@@ -73,6 +82,12 @@ class Tally:
             self.errors[kind] = self.errors.get(kind, 0) + 1
             if len(self.samples) < MAX_ERROR_SAMPLES:
                 self.samples.append(f"{api}: {kind}: {str(error)[:300]}")
+            self._count()
+
+    def _count(self) -> None:
+        self.done += 1
+        if self.done % self.sample_every == 0 and (reading := memory_mb(self.process)):
+            self.memory.append({"requests": self.done, **reading})
 
 
 def check_loopback(url: str) -> str:
@@ -267,15 +282,15 @@ def warm_up(url: str, users: int, request_timeout_s: float) -> int:
 
 
 def run_load(url: str, users: int, requests: int, *, max_seconds: float, request_timeout_s: float,
-             process: psutil.Process | None = None) -> dict:
-    if users < 1 or requests < 1:
-        raise BenchError("--users and --requests must be at least 1")
+             process: psutil.Process | None = None, sample_every: int = SAMPLE_EVERY) -> dict:
+    if users < 1 or requests < 1 or sample_every < 1:
+        raise BenchError("--users, --requests and --sample-every must be at least 1")
     process = process or serving_process(url)
     wait_for_vector_index(url, request_timeout_s)
     memory_at_start = memory_mb(process)
     warm_up_requests = warm_up(url, users, request_timeout_s)
     memory_before = memory_mb(process)
-    tally = Tally()
+    tally = Tally(process=process, sample_every=sample_every)
     started = time.perf_counter()
     deadline = time.monotonic() + max_seconds
     with concurrent.futures.ThreadPoolExecutor(users, thread_name_prefix="user") as pool:
@@ -296,9 +311,42 @@ def run_load(url: str, users: int, requests: int, *, max_seconds: float, request
         "wall_s": round(wall_s, 2), "throughput_rps": round(made / wall_s, 3) if wall_s else None,
         "warm_up_requests": warm_up_requests,
         "memory_mb": {"at_start": memory_at_start, "before": memory_before, "after": memory_after,
-                      "growth_pct": growth},
-        "app_pid": process.pid if process else None,
+                      "growth_pct": growth, "samples": tally.memory, "late_growth_pct": late_growth(tally.memory)},
+        "app_pid": process.pid if process else None, "sample_every": sample_every,
     }
+
+
+def late_growth(samples: list[dict[str, float]]) -> float | None:
+    """Growth of the app's RSS over the second half of the run (%): near 0 on a plateau."""
+    if len(samples) < 4:
+        return None
+    middle, last = samples[len(samples) // 2]["app"], samples[-1]["app"]
+    return round(100 * (last / middle - 1), 2)
+
+
+def plot_memory(result: dict, path: Path) -> Path | None:
+    """The app's RSS against requests served, with the warm-up baseline."""
+    samples = result["memory_mb"]["samples"]
+    if not samples:
+        return None
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    ax.plot([s["requests"] for s in samples], [s["app"] for s in samples], marker=".", label="app RSS")
+    before = result["memory_mb"]["before"]
+    if before:
+        ax.axhline(before["app"], color="grey", linestyle="--", linewidth=1, label="after the warm-up")
+        ax.axhline(before["app"] * 1.1, color="red", linestyle=":", linewidth=1, label="+10 %")
+    ax.set_xlabel("requests served"), ax.set_ylabel("MB"), ax.legend(loc="lower right", fontsize=8)
+    ax.set_title(f"{result['users']} users, {result['requests']} requests")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
 
 
 def summary(result: dict) -> str:
@@ -313,6 +361,9 @@ def summary(result: dict) -> str:
                      f"{memory['before']['app']} MB -> {memory['after']['app']} MB "
                      f"({memory['growth_pct']:+.2f} %); with the graph server {memory['before']['app_and_children']}"
                      f" -> {memory['after']['app_and_children']} MB")
+        if memory.get("late_growth_pct") is not None:
+            lines.append(f"  over the second half of the run: {memory['late_growth_pct']:+.2f} % "
+                         f"({len(memory['samples'])} readings, one every {result['sample_every']} requests)")
     else:
         lines.append("  app memory: not visible (no process found listening on the URL's port)")
     lines += [f"  error: {sample}" for sample in result["error_samples"]]
@@ -331,12 +382,14 @@ def handle_load(args: argparse.Namespace, context) -> tuple[str, dict, str]:
         url, process = start_app(log_path, args.start_timeout_s)
     try:
         result = run_load(url, args.users, args.requests, max_seconds=args.max_seconds,
-                          request_timeout_s=args.request_timeout_s,
+                          request_timeout_s=args.request_timeout_s, sample_every=args.sample_every,
                           process=psutil.Process(process.pid) if process else None)
     finally:
         if process is not None:
             stop_app(process)
     result["started_app"] = process is not None
+    plotted = plot_memory(result, results_dir(args.results_dir) / f"load-memory-{args.users}x{args.requests}.png")
+    result["plot"] = str(plotted) if plotted else None
     return f"{args.users}x{args.requests}", result, summary(result)
 
 
@@ -350,6 +403,9 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
                         help="no new request after this many seconds (default 1800)")
     parser.add_argument("--request-timeout-s", type=float, default=300.0,
                         help="longest wait for one answer, queueing included (default 300)")
+    parser.add_argument("--sample-every", type=int, default=SAMPLE_EVERY,
+                        help="read the app's memory every N requests into the result and its plot "
+                             f"(default {SAMPLE_EVERY})")
     parser.add_argument("--start-timeout-s", type=float, default=START_TIMEOUT_S,
                         help="longest wait for a started app to answer /healthz")
     parser.set_defaults(handler=handle_load)

@@ -14,11 +14,11 @@ from tests.app_process import free_port
 
 @pytest.mark.slow
 def test_a_short_load_run_reports_latency_errors_and_memory(app_server, tmp_path, capsys):
-    code = main(["load", "--users", "3", "--requests", "2", "--url", app_server.url, "--json",
+    code = main(["load", "--users", "3", "--requests", "4", "--url", app_server.url, "--json", "--sample-every", "3",
                  "--results-dir", str(tmp_path)])
     assert code == 0
     result = json.loads(capsys.readouterr().out)
-    assert result["requests"] == result["planned"] == 6 and result["errors"] == 0 and result["ok"] == 6
+    assert result["requests"] == result["planned"] == 12 and result["errors"] == 0 and result["ok"] == 12
     assert {"/diagnose", "/ask"} <= set(result["latency_s_by_endpoint"])
     assert 0 < result["latency_s"]["p50"] <= result["latency_s"]["p95"]
     memory = result["memory_mb"]
@@ -26,7 +26,11 @@ def test_a_short_load_run_reports_latency_errors_and_memory(app_server, tmp_path
     assert memory["before"]["app"] > 100 and memory["after"]["app"] > 100
     assert memory["growth_pct"] == pytest.approx(
         100 * (memory["after"]["app"] - memory["before"]["app"]) / memory["before"]["app"], abs=0.2)
-    assert (tmp_path / "load" / "3x2.json").is_file()
+    # a reading every third request, plotted; the second half's growth read off the readings
+    assert [sample["requests"] for sample in memory["samples"]] == [3, 6, 9, 12]
+    assert memory["late_growth_pct"] == pytest.approx(
+        100 * (memory["samples"][3]["app"] / memory["samples"][2]["app"] - 1), abs=0.01)
+    assert (tmp_path / "load" / "3x4.json").is_file() and (tmp_path / "load-memory-3x4.png").stat().st_size > 1000
 
 
 @pytest.mark.slow
