@@ -159,7 +159,7 @@ class FalkorDBStore(GraphStore):
             # ids in row order: Create emits its records in input order (a wrong pairing
             # would be caught by the nid check when relationships are created)
             q = f"UNWIND $rows AS r CREATE (n{labels_clause(labels)}) SET n = r.p RETURN collect(id(n))"
-            for batch in batches(rows, batch_size):
+            for batch in batches(rows, batch_size, desc=f"loading {':'.join(labels)} nodes"):
                 result = staging.query(_with_rows(batch, q))
                 ids = result.result_set[0][0]
                 if result.nodes_created != len(batch) or len(ids) != len(batch):
@@ -180,7 +180,7 @@ class FalkorDBStore(GraphStore):
                  f"MATCH (a) WHERE id(a) = s AND a.{NODE_ID_KEY} = sn "
                  f"MATCH (b) WHERE id(b) = e AND b.{NODE_ID_KEY} = en "
                  f"CREATE (a)-[x:{quote_name(rel_type, 'type')}]->(b) SET x = p")
-            for batch in batches(rows, batch_size):
+            for batch in batches(rows, batch_size, desc=f"loading {rel_type} relationships"):
                 try:
                     ids = [{"s": internal_id[r["s"]], "e": internal_id[r["e"]], "sn": r["s"], "en": r["e"],
                             "p": r["p"]} for r in batch]

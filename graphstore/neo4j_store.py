@@ -95,7 +95,7 @@ class Neo4jStore(GraphStore):
             tx.run("MATCH (n) DETACH DELETE n").consume()
             for labels, rows in plan.nodes.items():
                 q = f"UNWIND $rows AS r CREATE (n{labels_clause(labels)}) SET n = r.p"
-                for batch in batches(rows, batch_size):
+                for batch in batches(rows, batch_size, desc=f"loading {':'.join(labels)} nodes"):
                     created = tx.run(q, rows=list(batch)).consume().counters.nodes_created
                     if created != len(batch):
                         raise LoadError(f"created {created} of {len(batch)} {labels} nodes")
@@ -103,7 +103,7 @@ class Neo4jStore(GraphStore):
                 q = (f"UNWIND $rows AS r MATCH {match_node('a', start, 's')} "
                      f"MATCH {match_node('b', end, 'e')} "
                      f"CREATE (a)-[x:{quote_name(rel_type, 'type')}]->(b) SET x = r.p")
-                for batch in batches(rows, batch_size):
+                for batch in batches(rows, batch_size, desc=f"loading {rel_type} relationships"):
                     created = tx.run(q, rows=list(batch)).consume().counters.relationships_created
                     if created != len(batch):
                         raise LoadError(f"created {created} of {len(batch)} {rel_type} relationships; "

@@ -10,6 +10,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
+from tqdm import tqdm
 
 DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2 (offline copy)"
 
@@ -28,10 +29,20 @@ def load_embedder(model: str | None = None):
     return SentenceTransformer(model or str(offline_minilm_path()), device="cpu")
 
 
-def embed(texts: list[str], model: str | None = None, batch_size: int = 128) -> np.ndarray:
-    """Unit-length float32 vectors, one row per text (cosine similarity = dot product)."""
+PROGRESS_CHUNK = 1024  # texts between two updates of a progress bar
+
+
+def embed(texts: list[str], model: str | None = None, batch_size: int = 128, desc: str | None = None) -> np.ndarray:
+    """Unit-length float32 vectors, one row per text (cosine similarity = dot product). With
+    `desc`, a progress bar on a terminal (the graph's ~20k node texts take minutes on a CPU)."""
+    embedder = load_embedder(model)
     if not texts:
-        return np.zeros((0, load_embedder(model).get_sentence_embedding_dimension()), dtype=np.float32)
-    vectors = load_embedder(model).encode(texts, batch_size=batch_size, normalize_embeddings=True,
-                                          convert_to_numpy=True, show_progress_bar=False)
-    return vectors.astype(np.float32, copy=False)
+        return np.zeros((0, embedder.get_sentence_embedding_dimension()), dtype=np.float32)
+    chunks = []
+    with tqdm(total=len(texts), desc=desc, unit="text", disable=True if desc is None else None, leave=False) as bar:
+        for start in range(0, len(texts), PROGRESS_CHUNK):
+            chunk = texts[start:start + PROGRESS_CHUNK]
+            chunks.append(embedder.encode(chunk, batch_size=batch_size, normalize_embeddings=True,
+                                          convert_to_numpy=True, show_progress_bar=False))
+            bar.update(len(chunk))
+    return np.concatenate(chunks).astype(np.float32, copy=False)

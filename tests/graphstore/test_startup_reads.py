@@ -73,3 +73,4 @@ def test_the_linker_built_from_cached_parts_links_as_the_fresh_one(pipeline, tes
         assert cached.link(mention, kind) == fresh.link(mention, kind), mention
     (next((tmp_path / "linking").glob("Genotype-*-text.pickle"))).write_bytes(b"damaged")
     assert EntityLinker(aliases, tmp_path).link("kmt2d", "GENE") == fresh.link("kmt2d", "GENE")
+
