@@ -198,3 +198,36 @@ def test_one_root_exception_outside_tests():
                     or (isinstance(base, ast.Attribute) and base.attr == "Exception") for base in node.bases):
                 direct.append((relative.as_posix(), node.name))
     assert direct == [ROOT_ERROR], f"classes deriving directly from Exception: {direct}"
+
+
+def _memoised(tree: ast.AST) -> Iterator[tuple[ast.FunctionDef, ast.expr, bool]]:
+    """(function, its cache decorator, defined inside another function) for every memoised function."""
+    nested = {id(inner) for outer in ast.walk(tree) if isinstance(outer, ast.FunctionDef)
+              for inner in ast.walk(outer) if inner is not outer and isinstance(inner, ast.FunctionDef)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef):
+            for decorator in node.decorator_list:
+                target = decorator.func if isinstance(decorator, ast.Call) else decorator
+                name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+                if name in ("cache", "lru_cache"):
+                    yield node, decorator, id(node) in nested
+
+
+def test_every_cache_a_long_running_app_fills_is_bounded():
+    """Memory under load stays flat only if no cache grows with the requests: an lru_cache names
+    its maxsize; an unbounded `cache` memoises a function of no arguments (one value) or a closure
+    over one fixed structure (an ontology's terms), never a module-level function of user input."""
+    unbounded = []
+    for module, path in module_files().items():
+        for function, decorator, nested in _memoised(ast.parse(path.read_text())):
+            arguments = [a.arg for a in function.args.args if a.arg not in ("self", "cls")]
+            if isinstance(decorator, ast.Call):  # lru_cache(...)
+                maxsize = next((k.value for k in decorator.keywords if k.arg == "maxsize"),
+                               decorator.args[0] if decorator.args else None)
+                bounded = isinstance(maxsize, ast.Constant) and isinstance(maxsize.value, int)
+            else:  # @cache, or @lru_cache without arguments (maxsize 128: bounded)
+                bounded = getattr(decorator, "id", getattr(decorator, "attr", "")) == "lru_cache" \
+                    or not arguments or nested
+            if not bounded:
+                unbounded.append(f"{module}.{function.name} (line {function.lineno})")
+    assert not unbounded, unbounded
