@@ -176,10 +176,16 @@ def _settings_row(prefix: str, backends: list[str], default_backend: str) -> tup
     return mode, backend, temperature
 
 
+# Every answer's evidence picture is a file in Gradio's temporary folder: without a sweep, a
+# long-running Space fills its disk (~50 KB an answer). Hourly, files over an hour old go.
+TEMP_FILES_SWEEP = (3600, 3600)  # (every N seconds, files older than M seconds)
+
+
 def build_demo(pipeline: Pipeline) -> gr.Blocks:
     backends = available_backends(pipeline)
     default_backend = pipeline.settings.llm_backend
-    with gr.Blocks(title="FPKG-RAG: facial phenotypes and rare genetic diseases") as demo:
+    with gr.Blocks(title="FPKG-RAG: facial phenotypes and rare genetic diseases",
+                   delete_cache=TEMP_FILES_SWEEP) as demo:
         gr.Markdown("# FPKG-RAG\nDifferential diagnosis of rare genetic diseases from facial phenotypes, a gene "
                     "and a variant, answered from the Facial Phenotype Knowledge Graph (+ HPO) with the evidence "
                     "shown. **For research and education only; not a medical device.**")

@@ -143,6 +143,8 @@ def test_demo_names_its_api_endpoints(pipeline):
     demo = build_demo(pipeline)
     names = {fn.api_name for fn in demo.fns.values()}
     assert {"diagnose", "ask"} <= names
+    frequency, age = demo.delete_cache  # evidence pictures do not pile up on a long-running server's disk
+    assert 0 < frequency <= 86_400 and 0 < age <= 86_400
 
 
 # ---- command line --------------------------------------------------------------------------
