@@ -1,4 +1,12 @@
-"""Vector mode: nodes near the question, their 1-hop neighbourhoods, re-ranked triples.
+"""Vector mode: the relation a question asks about, found by its words' vector, returned whole;
+then nodes near the question, their 1-hop neighbourhoods, re-ranked triples.
+
+A question's linked names are replaced by "this" and its vector compared with phrases for each
+relation a node can be asked about (RELATION_QUESTIONS: "other names for this facial feature",
+"which diseases are caused by variants in this gene", ...); the nearest, for a linked node of
+its kind, brings all of that node's triples of that relation (capped at the templates' row limit,
+with a notice), synonyms included as facts. Below RELATION_MIN_SIMILARITY the question asks
+none of them, and only the near triples below answer it.
 
 The question's text vector and the linked nodes' vectors give the query vector; FAISS
 returns the top-K nodes; the linked nodes and those seed one read query for their
@@ -15,6 +23,7 @@ texts in one batch, as seed 001 does, for comparison.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -25,9 +34,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
+from fpkg.names import fold_plural
 from graphstore.store import GraphStore, quote_name
+from retrieval.cypher.templates import TEMPLATE_LIMIT, TEMPLATES, run_template
 from retrieval.embedder import embed
 from retrieval.intent import find_mentions
+from retrieval.linking import TYPE_TO_LABEL
 from retrieval.result import Link, RetrievalResult, Triple
 from retrieval.retriever import Retriever
 from retrieval.vector_index import VectorIndex
@@ -48,8 +60,22 @@ RELATION_PHRASES = {
     "From": "patient sample reported in article",
     "is_a": "phenotype is a subtype of",
 }
+# What a question can ask of a linked node, in words: the question's vector picks the nearest whose
+# node is linked, and that relation's neighbourhood is returned whole (retrieval.cypher.templates'
+# read queries, capped at their row limit).
+RELATION_QUESTIONS = {
+    "phenotypes_of_disease": "what dysmorphic facial features and phenotypes does this disease or syndrome have",
+    "genes_of_disease": "which genes cause this disease or syndrome",
+    "diseases_of_gene": "which diseases or syndromes are caused by variants in this gene",
+    "phenotypes_of_gene": "what facial features and dysmorphisms do patients with variants in this gene have",
+    "genes_with_phenotype": "which genes are linked to this facial feature",
+    "diseases_with_phenotypes": "which diseases or syndromes show this facial feature",
+    "synonyms_of_phenotype": "other names and synonyms for this facial feature",
+}
+RELATION_MIN_SIMILARITY = 0.25  # below it the question asks none of them: near triples only
 RERANK_MODES = ("composed", "embed")
 NEIGHBOURHOOD_TIMEOUT_MS = 2000
+LABEL_TO_TYPE = {label: kind for kind, label in TYPE_TO_LABEL.items()}
 _TRIPLE = "[startNode(r).nid, type(r), endNode(r).nid, r.source, r.pmid]"
 
 
@@ -90,6 +116,8 @@ class VectorRetriever(Retriever):
         # one batch now rather than model calls inside a question's time budget
         phrases = embed(list(RELATION_PHRASES.values()), index.config.model)
         self._relation_vectors = dict(zip(RELATION_PHRASES, phrases, strict=True))
+        self._question_kinds = embed(list(RELATION_QUESTIONS.values()), index.config.model)
+        self._asking_words = _words(" ".join(RELATION_QUESTIONS.values()))
 
     @classmethod
     def create(cls, store: GraphStore, linker: EntityLinker, settings: Settings) -> VectorRetriever:
@@ -97,13 +125,16 @@ class VectorRetriever(Retriever):
         return cls(store, VectorIndex.load_or_build(store, settings.cache_dir), linker=linker)
 
     def for_diagnosis(self, question: str, links: Sequence[Link]) -> RetrievalResult:
-        return self.retrieve(question, links)
+        # a patient's description asks no relation of its nodes: the evidence around them
+        return self.retrieve(question, links, relation=False)
 
     def retrieve(self, question: str, links: Sequence[Link] | None = None, generator: Generator | None = None,
                  *, top_k: int = 5, top_n: int = 20, threshold: float = 0.3,
-                 question_vector: np.ndarray | None = None) -> RetrievalResult:
-        """Triples around the nodes nearest to the question and its linked nodes, best first:
-        at most `top_n`, each scoring at least `threshold` (cosine similarity).
+                 question_vector: np.ndarray | None = None, relation: bool = True) -> RetrievalResult:
+        """With `relation`, first the whole neighbourhood of the relation the question asks about
+        (unscored; see `_asked_relation`); then the triples around the nodes nearest to the
+        question and its linked nodes, best first: at most `top_n`, each scoring at least
+        `threshold` (cosine similarity).
 
         `question_vector`: the question's unit embedding (the index's model) when the caller
         has it already; embedding a 120-token patient question costs ~40-70 ms on 2 cores."""
@@ -114,10 +145,10 @@ class VectorRetriever(Retriever):
         if links is None:
             links = find_mentions(question, self.linker) if self.linker is not None else ()
         with _limited_threads(self.threads):
-            return self._retrieve(question, links, top_k, top_n, threshold, question_vector)
+            return self._retrieve(question, links, top_k, top_n, threshold, question_vector, relation)
 
     def _retrieve(self, question: str, links: Sequence[Link], top_k: int, top_n: int,
-                  threshold: float, question_vector: np.ndarray | None) -> RetrievalResult:
+                  threshold: float, question_vector: np.ndarray | None, relation: bool) -> RetrievalResult:
         started = time.perf_counter()
         timings: dict[str, float] = {}
         result = RetrievalResult(mode="vector", links=list(links), timings_ms=timings)
@@ -149,11 +180,16 @@ class VectorRetriever(Retriever):
         timings["neighbourhood"] = _ms(clock)
 
         clock = time.perf_counter()
+        asked = self._asked_relation(text, links, result) if text and relation else []
+        timings["relation"] = _ms(clock)
+
+        clock = time.perf_counter()
         target = question_vector if question_vector is not None else self._mean_text(linked_rows)
         scores = self._scores(edges, target)
         order = np.argsort(-scores, kind="stable")
-        result.triples = [self._triple(edges[i], float(scores[i])) for i in order[:top_n]
-                          if scores[i] >= threshold]
+        near = [self._triple(edges[i], float(scores[i])) for i in order[:top_n] if scores[i] >= threshold]
+        known = {(t.head_id, t.relation, t.tail_id) for t in asked}
+        result.triples = asked + [t for t in near if (t.head_id, t.relation, t.tail_id) not in known]
         timings["rerank"] = _ms(clock)
         if not result.triples:
             result.notices.append(f"no triple scored {threshold} or more among {len(edges)} "
@@ -162,6 +198,49 @@ class VectorRetriever(Retriever):
         return result
 
     # ---- steps -----------------------------------------------------------------------------
+    def _asked_relation(self, question: str, links: Sequence[Link], result: RetrievalResult) -> list[Triple]:
+        """The whole neighbourhood of the relation the question asks about (RELATION_QUESTIONS),
+        for the linked nodes it applies to; [] when it asks none of them closely enough. The
+        question is compared without its linked names ("other names for hypertelorism?" ->
+        "other names for this?"): a long name would outweigh the words that say what is asked.
+        A mention made of those words ("dysmorphic facial features") stays: it is the question."""
+        linked = [link for link in links if link.node_id is not None]
+        if not linked:
+            return []
+        asked = question
+        for link in sorted(linked, key=lambda lk: -len(lk.mention)):
+            if not _words(link.mention) <= self._asking_words:
+                asked = re.sub(re.escape(link.mention), "this", asked, flags=re.IGNORECASE)
+        similarity = self._question_kinds @ embed([asked], self.index.config.model)[0]
+        for i in np.argsort(-similarity):
+            if similarity[i] < RELATION_MIN_SIMILARITY:
+                return []
+            intent = list(RELATION_QUESTIONS)[i]
+            ids = self._nodes_of(TEMPLATES[intent].needs, linked)
+            if ids:
+                break
+        else:
+            return []
+        triples, runs = run_template(self.store, intent, ids)
+        result.cypher.extend(runs)
+        result.intent = intent
+        if any(run.rows >= TEMPLATE_LIMIT for run in runs):
+            result.notices.append(f"only the first {TEMPLATE_LIMIT} facts of '{TEMPLATES[intent].description}' "
+                                  "are shown")
+        return triples
+
+    def _nodes_of(self, label: str, linked: list[Link]) -> list[int]:
+        """The linked nodes of `label`; else the nodes of that label named exactly as a linked
+        mention ("distichiasis" is a disease and a facial feature: asked for its synonyms, the feature)."""
+        ids = [link.node_id for link in linked if link.label == label]
+        if not ids and self.linker is not None:
+            kind = LABEL_TO_TYPE.get(label)
+            for link in linked:
+                again = self.linker.link(link.mention, kind) if kind else None
+                if again is not None and again.node_id is not None and again.method in ("exact", "synonym"):
+                    ids.append(again.node_id)
+        return list(dict.fromkeys(ids))
+
     def _linked_rows(self, links: Iterable[Link], notices: list[str]) -> list[int]:
         rows: list[int] = []
         for link in links:
@@ -308,6 +387,10 @@ def _pmids(value: Any) -> list[int]:
         elif isinstance(v, str):
             out.extend(int(p) for p in v.replace(",", ";").split(";") if p.strip().isdigit())
     return out
+
+
+def _words(text: str) -> set[str]:
+    return {fold_plural(word) for word in re.findall(r"[a-z]+", text.lower())}
 
 
 def _ms(since: float) -> float:

@@ -172,7 +172,7 @@ def test_a_linked_phenotype_brings_its_exhibit_triples(retriever):
     assert result.mode == "vector" and result.links == [link(HYPERTELORISM)]
     exhibits = {t.head_id for t in result.triples if t.relation == "Exhibit" and t.tail_id == HYPERTELORISM}
     assert exhibits == {200, 202, 203}
-    assert set(result.timings_ms) == {"embed", "search", "neighbourhood", "rerank", "total"}
+    assert set(result.timings_ms) == {"embed", "search", "neighbourhood", "relation", "rerank", "total"}
 
 
 def test_triples_exist_with_direction_names_and_pmids_as_stored(retriever):
@@ -239,13 +239,54 @@ def test_a_given_question_vector_is_used_as_is(retriever, index, monkeypatch):
 
 def test_scores_sorted_and_threshold_and_top_n_respected(retriever):
     question = "Which diseases exhibit hypertelorism?"
-    loose = retriever.retrieve(question, [link(HYPERTELORISM)], threshold=-1.0, top_n=100)
+    loose = retriever.retrieve(question, [link(HYPERTELORISM)], threshold=-1.0, top_n=100, relation=False)
     scores = [t.score for t in loose.triples]
     assert scores == sorted(scores, reverse=True)
-    strict = retriever.retrieve(question, [link(HYPERTELORISM)], threshold=0.5, top_n=100)
+    strict = retriever.retrieve(question, [link(HYPERTELORISM)], threshold=0.5, top_n=100, relation=False)
     assert all(t.score >= 0.5 for t in strict.triples)
     assert [t for t in loose.triples if t.score >= 0.5] == strict.triples
-    assert len(retriever.retrieve(question, [link(HYPERTELORISM)], threshold=-1.0, top_n=3).triples) == 3
+    assert len(retriever.retrieve(question, [link(HYPERTELORISM)], threshold=-1.0, top_n=3,
+                                  relation=False).triples) == 3
+
+
+@pytest.mark.parametrize("question, mention, intent, expected", [
+    ("other names for hypertelorism?", "hypertelorism", "synonyms_of_phenotype",
+     {("has_synonym", "Wide-set eyes"), ("has_synonym", "Increased interpupillary distance")}),
+    ("Which diseases show hypertelorism?", "hypertelorism", "diseases_with_phenotypes",
+     {("Exhibit", "Crouzon syndrome"), ("Exhibit", "Noonan syndrome 1"), ("Exhibit", "Apert syndrome")}),
+    ("Which genes are linked to hypertelorism?", "hypertelorism", "genes_with_phenotype", {("Affect", "FGFR2")}),
+])
+def test_the_relation_asked_comes_back_whole_before_the_near_triples(retriever, question, mention, intent, expected):
+    """Its whole neighbourhood, even with room for one near triple: a list answer is complete."""
+    result = retriever.retrieve(question, [link(HYPERTELORISM, mention)], top_n=1)
+    assert result.intent == intent and result.cypher  # the read query that fetched it is shown
+    asked = [t for t in result.triples if t.score is None]
+    named = {(t.relation, t.tail if t.relation == "has_synonym" else t.head) for t in asked}
+    assert named == expected
+    assert result.triples[:len(asked)] == asked and len(result.triples) <= len(asked) + 1
+
+
+def test_a_disease_name_is_asked_as_its_feature_when_the_relation_needs_one(store, index):
+    """"distichiasis" names a disease and a facial feature; asked for other names, the feature's."""
+    class Linker:  # the linker's exact lookup, for the feature named as the linked disease
+        def link(self, mention, kind):
+            found = kind == "FACIAL_PHENOTYPE" and mention.lower() == "crouzon syndrome"
+            return Link(mention, kind, HYPERTELORISM if found else None, "FacePhenotype", "Hypertelorism",
+                        1.0, "exact" if found else "none")
+
+    disease = Link("Crouzon syndrome", "DISEASE", 200, "Disease", "Crouzon syndrome", 1.0, "exact")
+    result = VectorRetriever(store, index, linker=Linker()).retrieve("other names for Crouzon syndrome?", [disease])
+    assert result.intent == "synonyms_of_phenotype"
+    assert {t.tail for t in result.triples if t.relation == "has_synonym"} == {"Wide-set eyes",
+                                                                              "Increased interpupillary distance"}
+
+
+def test_a_patient_description_or_a_vague_question_asks_no_relation(retriever):
+    chd7 = Link("CHD7", "GENE", 301, "Genotype", "CHD7")
+    patient = retriever.for_diagnosis("A 5-year-old girl with a CHD7 variant and low-set ears", [chd7])
+    assert patient.intent is None and all(t.score is not None for t in patient.triples)
+    vague = retriever.retrieve("CHD7", [chd7])
+    assert vague.intent is None
 
 
 def test_text_alone_finds_nodes(retriever):
@@ -255,7 +296,7 @@ def test_text_alone_finds_nodes(retriever):
 
 def test_embedded_rerank_agrees_on_shape(store, index):
     result = VectorRetriever(store, index, rerank="embed").retrieve(
-        "Which diseases exhibit hypertelorism?", [link(HYPERTELORISM)], threshold=-1.0)
+        "Which diseases exhibit hypertelorism?", [link(HYPERTELORISM)], threshold=-1.0, relation=False)
     assert result.triples and [t.score for t in result.triples] == sorted(
         (t.score for t in result.triples), reverse=True)
 
