@@ -155,12 +155,19 @@ class VectorRetriever(Retriever):
 
         clock = time.perf_counter()
         text = question.strip() if isinstance(question, str) else ""
+        named = [link for link in links if link.node_id is not None]
+        # what the question asks, without its names (see _asked_relation); embedded in the same batch
+        asking = [self._without_names(text, named)] if text and relation and named else []
+        asking_vector = None
         if question_vector is not None:
             question_vector = np.asarray(question_vector, dtype=np.float32).reshape(-1)
             if question_vector.shape != (self.index.text_dim,):
                 raise ValueError(f"question_vector must have {self.index.text_dim} dimensions")
+            if asking:
+                asking_vector = embed(asking, self.index.config.model)[0]
         elif text:
-            question_vector = embed([text], self.index.config.model)[0]
+            vectors = embed([text, *asking], self.index.config.model)
+            question_vector, asking_vector = vectors[0], (vectors[1] if asking else None)
         timings["embed"] = _ms(clock)
 
         linked_rows = self._linked_rows(links, result.notices)
@@ -180,7 +187,7 @@ class VectorRetriever(Retriever):
         timings["neighbourhood"] = _ms(clock)
 
         clock = time.perf_counter()
-        asked = self._asked_relation(text, links, result) if text and relation else []
+        asked = self._asked_relation(asking_vector, named, result) if asking_vector is not None else []
         timings["relation"] = _ms(clock)
 
         clock = time.perf_counter()
@@ -198,20 +205,20 @@ class VectorRetriever(Retriever):
         return result
 
     # ---- steps -----------------------------------------------------------------------------
-    def _asked_relation(self, question: str, links: Sequence[Link], result: RetrievalResult) -> list[Triple]:
-        """The whole neighbourhood of the relation the question asks about (RELATION_QUESTIONS),
-        for the linked nodes it applies to; [] when it asks none of them closely enough. The
-        question is compared without its linked names ("other names for hypertelorism?" ->
-        "other names for this?"): a long name would outweigh the words that say what is asked.
+    def _without_names(self, question: str, linked: list[Link]) -> str:
+        """The question with each linked name replaced by "this" ("other names for hypertelorism?"
+        -> "other names for this?"): a long name would outweigh the words that say what is asked.
         A mention made of those words ("dysmorphic facial features") stays: it is the question."""
-        linked = [link for link in links if link.node_id is not None]
-        if not linked:
-            return []
-        asked = question
         for link in sorted(linked, key=lambda lk: -len(lk.mention)):
             if not _words(link.mention) <= self._asking_words:
-                asked = re.sub(re.escape(link.mention), "this", asked, flags=re.IGNORECASE)
-        similarity = self._question_kinds @ embed([asked], self.index.config.model)[0]
+                question = re.sub(re.escape(link.mention), "this", question, flags=re.IGNORECASE)
+        return question
+
+    def _asked_relation(self, asking: np.ndarray, linked: list[Link], result: RetrievalResult) -> list[Triple]:
+        """The whole neighbourhood of the relation the question asks about (RELATION_QUESTIONS;
+        `asking` is the vector of the question without its names), for the linked nodes it applies
+        to; [] when it asks none of them closely enough."""
+        similarity = self._question_kinds @ asking
         for i in np.argsort(-similarity):
             if similarity[i] < RELATION_MIN_SIMILARITY:
                 return []
