@@ -13,13 +13,13 @@ import io
 import math
 import textwrap
 from dataclasses import dataclass, field
-
-import networkx as nx
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
-from matplotlib.lines import Line2D
+from typing import TYPE_CHECKING
 
 from retrieval.result import Link, Triple
+
+if TYPE_CHECKING:  # networkx and matplotlib load with the first picture, not at the app's start
+    import networkx as nx
+    from matplotlib.lines import Line2D
 
 COLUMNS = {"Genotype": 0, "Variation": 0, "Disease": 1, "FacePhenotype": 2, "Sample": 3, "Article": 3}
 COLOURS = {"Genotype": "#4e79a7", "Variation": "#76b7b2", "Disease": "#e15759", "FacePhenotype": "#f2cf5b",
@@ -54,6 +54,8 @@ def evidence_graph(triples: list[Triple], links: list[Link] = (), diseases: list
         nodes.setdefault(t.head_id, (t.head_label, t.head))
         nodes.setdefault(t.tail_id, (t.tail_label, t.tail))
     allowed, left_out = _limit_columns(nodes, priority=set(focus) | matched)
+    import networkx as nx
+
     graph = nx.DiGraph()
     for node_id in allowed:
         label, name = nodes[node_id]
@@ -81,6 +83,10 @@ def _limit_columns(nodes: dict[int, tuple[str, str]], priority: set[int]) -> tup
 
 def render_png(evidence: EvidenceGraph, title: str = "") -> bytes | None:
     """The picture as PNG bytes, or None when there is nothing to draw."""
+    import networkx as nx
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
     graph = evidence.graph
     if graph.number_of_nodes() == 0:
         return None
@@ -147,6 +153,8 @@ def _label(axes, name: str, x: float, y: float, columns: list[float], bold: bool
 
 
 def _legend() -> list[Line2D]:
+    from matplotlib.lines import Line2D
+
     handles = [Line2D([], [], marker="o", linestyle="", markersize=8, markerfacecolor=COLOURS[label],
                       markeredgecolor="white", label=name) for name, label in LEGEND]
     handles.append(Line2D([], [], marker="o", linestyle="", markersize=8, markerfacecolor=MATCHED_COLOUR,
