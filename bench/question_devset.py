@@ -17,6 +17,10 @@ are the items joined by " ; "; yes/no references are "Yes" or "Not recorded"; co
     count                  how many genes a disease has (half of them one, half several)
     compound               a disease's genes and its facial phenotypes, in one list
 
+`--set fuzzy` asks instead about a facial feature described, not named: the first sentence of its
+HPO definition when it says none of the feature's names (described_genes, described_diseases:
+the items; described_name: the feature's name). Vector retrieval is meant to do better there.
+
 Each task has several phrasings, none in the paper's style, each keeping a cue word (feature,
 gene, syndrome, other name, how many). About a quarter of the questions are all lower case (gene
 symbols too), about one in eight has a one-letter typo in a disease or phenotype name of 7+
@@ -62,6 +66,7 @@ LOWER_SHARE = 1 / 4
 # the rest name only genes): about 1 in 8 of all questions
 TYPO_SHARE = 1 / 6
 TYPO_MIN_LETTERS = 7
+MAX_DESCRIPTION = 160  # characters of a definition's first sentence: longer is no question
 
 # {disease}, {gene}, {phenotype} (and {gene2}, {phenotype2}) are filled in; none is the paper's
 # "What facial phenotypes are associated with X?", each keeps a cue word the system can use.
@@ -157,6 +162,28 @@ PHRASINGS: dict[str, tuple[str, ...]] = {
         "genes + face phenotypes for {disease}",
         "For {disease}, list the associated genes and the dysmorphic features.",
         "which gene is responsible for {disease} and which facial features does it cause?"),
+    # the fuzzy set: a facial feature described in HPO's own definition words, never by its name
+    "described_genes": (
+        "which genes are linked to {description}?",
+        "genes behind this finding: {description}",
+        "a child has {description} - which gene could be involved?",
+        "What genes cause {description}?",
+        "is there a known gene for {description}",
+        "{description}: genes?"),
+    "described_diseases": (
+        "which diseases show {description}?",
+        "syndromes with {description}?",
+        "my patient has {description}; which conditions have that?",
+        "What disorders present with {description}?",
+        "list the diseases featuring {description}",
+        "{description} - which syndromes?"),
+    "described_name": (
+        "what is the name of the facial feature {description}?",
+        "what do you call {description}?",
+        "term for {description}?",
+        "Which phenotype is {description}?",
+        "the HPO name for {description}?",
+        "{description}: what is this sign called?"),
 }
 T = TypeVar("T")
 GENE_SLOTS = ("gene", "gene2")  # never misspelled: a symbol with a typo is another symbol
@@ -215,6 +242,8 @@ class Facts:
         self.askable_with_genes = [d for d in self.askable_diseases if d in self.genes_of_disease]
         self.common_phenotypes = sorted(p for p, ds in self.diseases_of_phenotype.items()
                                         if len(ds) >= COMMON_PHENOTYPE_DISEASES)
+        self.descriptions = {p["hpo_id"]: described for p in layer.phenotypes
+                             if (described := description(p["definition"], [p["name"], *p["synonyms"]]))}
 
     def implied(self, hpo_ids: Iterable[str]) -> set[str]:
         """Terms a set of annotations implies (the true-path rule): no "Not recorded" may be one."""
@@ -247,6 +276,16 @@ def in_running_text(phenotype: str) -> str:
     abnormality' nor 'Pierre-Robin sequence')."""
     first_word = phenotype.split(maxsplit=1)[0]
     return phenotype[:1].lower() + phenotype[1:] if first_word[1:].islower() else phenotype
+
+
+def description(definition: str, names: list[str]) -> str | None:
+    """A definition's first sentence as words to ask with ("an abnormally increased distance between
+    the eyes"); None when it is long or says one of the feature's own names: then it is no description."""
+    first = re.split(r"(?<=[a-z)])\.\s", definition.strip(), maxsplit=1)[0].rstrip(". ")
+    if not first or len(first) > MAX_DESCRIPTION or any(normalise(n) in normalise(first) for n in names):
+        return None
+    word = first.split(maxsplit=1)[0]
+    return first[:1].lower() + first[1:] if word[1:].islower() or len(word) == 1 else first
 
 
 def misspellable(name: str) -> bool:
@@ -336,6 +375,27 @@ def genes_of_phenotype(facts: Facts, rng: random.Random) -> Iterator[Draft]:
         if len(genes) <= MAX_ITEMS:
             yield (phenotype, ask(rng, "genes_of_phenotype", phenotype=facts.phenotype_names[phenotype]),
                    listed(genes))
+
+
+def described(facts: Facts, rng: random.Random, task: str, answers: dict[str, set[str]],
+              names: dict[str, str]) -> Iterator[Draft]:
+    for phenotype in shuffled((p for p in answers if p in facts.descriptions), rng):
+        found = answers[phenotype]
+        if len(found) <= MAX_ITEMS:
+            yield (phenotype, ask(rng, task, description=facts.descriptions[phenotype]),
+                   listed(names[item] if names else item for item in found))
+
+
+def described_genes(facts: Facts, rng: random.Random) -> Iterator[Draft]:
+    yield from described(facts, rng, "described_genes", facts.genes_of_phenotype, {})
+
+
+def described_diseases(facts: Facts, rng: random.Random) -> Iterator[Draft]:
+    yield from described(facts, rng, "described_diseases", facts.diseases_of_phenotype, facts.disease_names)
+
+
+def described_name(facts: Facts, rng: random.Random) -> Iterator[Draft]:
+    yield from described(facts, rng, "described_name", {p: {p} for p in facts.descriptions}, facts.phenotype_names)
 
 
 def unlinked(rng: random.Random, pool: list[str], excluded: set[str]) -> str | None:
@@ -437,6 +497,13 @@ TASKS: dict[str, tuple[Stream, ...]] = {
     "count": (functools.partial(gene_count, several=False), functools.partial(gene_count, several=True)),
     "compound": (genes_and_phenotypes,),
 }
+# Fuzzy: what a user asks when the name escapes them (`--set fuzzy`).
+FUZZY_TASKS: dict[str, tuple[Stream, ...]] = {
+    "described_genes": (described_genes,),
+    "described_diseases": (described_diseases,),
+    "described_name": (described_name,),
+}
+SETS = {"standard": TASKS, "fuzzy": FUZZY_TASKS}
 
 
 # ---- the set ---------------------------------------------------------------------------
@@ -455,7 +522,7 @@ def first_per_split(drafts: Iterable[Draft], n: int) -> dict[str, list[Draft]]:
 
 
 def task_rows(task: str, facts: Facts, per_task: int, seed: int) -> list[Row]:
-    streams = TASKS[task]
+    streams = {**TASKS, **FUZZY_TASKS}[task]
     share = math.ceil(per_task / len(streams))
     # a Random per stream: one task's draws do not move another's
     taken = [first_per_split(stream(facts, random.Random(f"{seed}/{task}/{i}")), share)
@@ -468,12 +535,12 @@ def task_rows(task: str, facts: Facts, per_task: int, seed: int) -> list[Row]:
     return rows
 
 
-def generate(layer, *, per_task: int = 40, seed: int = 0, split: str = "dev") -> list[Row]:
-    """`per_task` questions per task in `split` (in each split for "all"), task by task."""
+def generate(layer, *, per_task: int = 40, seed: int = 0, split: str = "dev", tasks: str = "standard") -> list[Row]:
+    """`per_task` questions per task of the set `tasks` in `split` (in each split for "all"), task by task."""
     if per_task < 1:
         raise BenchError(f"--per-task must be at least 1, not {per_task}")
     facts = Facts(layer)
-    rows = [row for task in TASKS for row in task_rows(task, facts, per_task, seed)]
+    rows = [row for task in SETS[tasks] for row in task_rows(task, facts, per_task, seed)]
     return [row for row in rows if split in ("all", row.split)]
 
 
@@ -505,13 +572,15 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
     parser.add_argument("--per-task", type=int, default=40, help="questions per task and split (default 40)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--split", choices=(*SPLITS, "all"), default="dev")
+    parser.add_argument("--set", choices=tuple(SETS), default="standard", dest="question_set",
+                        help="standard (the tasks above) or fuzzy (features described, not named)")
     parser.set_defaults(handler=handle)
 
 
 def handle(args: argparse.Namespace, context) -> tuple[str, dict[str, Any], str]:
     settings = context.settings
     rows = generate(load_hpo_layer(settings.hpo_dir, settings.cache_dir), per_task=args.per_task, seed=args.seed,
-                    split=args.split)
+                    split=args.split, tasks=args.question_set)
     out = args.out or results_dir(args.results_dir) / "question_devset.csv"
     write_csv(rows, out)
     result = {"out": str(out), "split": args.split, "seed": args.seed, "per_task_asked": args.per_task,
@@ -521,4 +590,6 @@ def handle(args: argparse.Namespace, context) -> tuple[str, dict[str, Any], str]
              f"HPO {result['hpo']['hp_obo']}"]
     lines += [f"  {task:<24} " + "  ".join(f"{split} {n}" for split, n in counts.items())
               for task, counts in result["per_task"].items()]
-    return variant_name(args.split, args.per_task, args.seed and f"seed{args.seed}"), result, "\n".join(lines)
+    name = variant_name(args.split, args.per_task, args.seed and f"seed{args.seed}",
+                        args.question_set != "standard" and args.question_set)
+    return name, result, "\n".join(lines)

@@ -73,6 +73,7 @@ RELATION_QUESTIONS = {
     "synonyms_of_phenotype": "other names and synonyms for this facial feature",
 }
 RELATION_MIN_SIMILARITY = 0.25  # below it the question asks none of them: near triples only
+NEAREST_MIN_SIMILARITY = 0.5  # the nearest node stands for a feature described, not named (fuzzy dev)
 RERANK_MODES = ("composed", "embed")
 NEIGHBOURHOOD_TIMEOUT_MS = 2000
 LABEL_TO_TYPE = {label: kind for kind, label in TYPE_TO_LABEL.items()}
@@ -161,7 +162,7 @@ class VectorRetriever(Retriever):
         text = question.strip() if isinstance(question, str) else ""
         named = [link for link in links if link.node_id is not None]
         # what the question asks, without its names (see _asked_relation); embedded in the same batch
-        asking = [self._without_names(text, named)] if text and relation and named else []
+        asking = [self._without_names(text, named)] if text and relation else []
         asking_vector = None
         if question_vector is not None:
             question_vector = np.asarray(question_vector, dtype=np.float32).reshape(-1)
@@ -191,7 +192,8 @@ class VectorRetriever(Retriever):
         timings["neighbourhood"] = _ms(clock)
 
         clock = time.perf_counter()
-        asked = self._asked_relation(asking_vector, named, result) if asking_vector is not None else []
+        nearest = [(row, score) for row, score in found if row not in linked]
+        asked = self._asked_relation(asking_vector, named, nearest, result) if asking_vector is not None else []
         timings["relation"] = _ms(clock)
 
         clock = time.perf_counter()
@@ -218,16 +220,19 @@ class VectorRetriever(Retriever):
                 question = re.sub(re.escape(link.mention), "this", question, flags=re.IGNORECASE)
         return question
 
-    def _asked_relation(self, asking: np.ndarray, linked: list[Link], result: RetrievalResult) -> list[Triple]:
+    def _asked_relation(self, asking: np.ndarray, linked: list[Link], nearest: list[tuple[int, float]],
+                        result: RetrievalResult) -> list[Triple]:
         """The whole neighbourhood of the relation the question asks about (RELATION_QUESTIONS;
         `asking` is the vector of the question without its names), for the linked nodes it applies
-        to; [] when it asks none of them closely enough."""
+        to, else for the node nearest the question (`nearest`: index rows and similarities) when it
+        is of that kind and close (a feature described, not named); [] when it asks none of them
+        closely enough."""
         similarity = self._question_kinds @ asking
         for i in np.argsort(-similarity):
             if similarity[i] < RELATION_MIN_SIMILARITY:
                 return []
             intent = list(RELATION_QUESTIONS)[i]
-            ids = self._nodes_of(TEMPLATES[intent].needs, linked)
+            ids = self._nodes_of(TEMPLATES[intent].needs, linked, nearest)
             if ids:
                 break
         else:
@@ -240,9 +245,10 @@ class VectorRetriever(Retriever):
                                   "are shown")
         return triples
 
-    def _nodes_of(self, label: str, linked: list[Link]) -> list[int]:
+    def _nodes_of(self, label: str, linked: list[Link], nearest: list[tuple[int, float]]) -> list[int]:
         """The linked nodes of `label`; else the nodes of that label named exactly as a linked
-        mention ("distichiasis" is a disease and a facial feature: asked for its synonyms, the feature)."""
+        mention ("distichiasis" is a disease and a facial feature: asked for its synonyms, the
+        feature); else the nearest node of that label if it is close enough."""
         ids = [link.node_id for link in linked if link.label == label]
         if not ids and self.linker is not None:
             kind = LABEL_TO_TYPE.get(label)
@@ -250,6 +256,9 @@ class VectorRetriever(Retriever):
                 again = self.linker.link(link.mention, kind) if kind else None
                 if again is not None and again.node_id is not None and again.method in ("exact", "synonym"):
                     ids.append(again.node_id)
+        if not ids:
+            ids = [int(self.index.ids[row]) for row, score in nearest[:1]
+                   if self.index.labels[row] == label and score >= NEAREST_MIN_SIMILARITY]
         return list(dict.fromkeys(ids))
 
     def _linked_rows(self, links: Iterable[Link], notices: list[str]) -> list[int]:

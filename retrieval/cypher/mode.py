@@ -54,6 +54,10 @@ EXAMPLES = [
 LLM_QUERY_OUTCOMES = ("as_written", "repaired", "empty", "rejected", "failed")  # RetrievalResult.llm_query
 PROMPT_SHOTS = 5  # examples the prompt shows: 5 chosen on dev by `bench cypher-prompts` (0, 1, 3, 5 compared)
 
+# Cypher mode finds things by their names; a feature described in other words is vector mode's
+# strength (the fuzzy question set: bench question-devset --set fuzzy).
+VECTOR_HINT = "Vector mode searches the graph by meaning rather than by name: it may find what this describes."
+
 
 class CypherRetriever(Retriever):
     def __init__(self, store: GraphStore, linker: EntityLinker):
@@ -86,6 +90,7 @@ class CypherRetriever(Retriever):
             intent = detect_intent(question, mentions)
             if intent is None:
                 result.notices.append("No known question type and graph entity were recognised in the question.")
+                result.notices.append(VECTOR_HINT)
                 result.lead = nothing_found(question, mentions)
             else:
                 result.intent = intent.name

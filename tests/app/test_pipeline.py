@@ -60,6 +60,8 @@ def test_ask_answers_from_the_graph(pipeline):
     assert "Hypertelorism" in result.answer and result.cypher[0].origin.startswith("template:")
     nothing = pipeline.ask("Tell me a joke")
     assert nothing.answer.startswith("Nothing found for “Tell joke”")  # names what was looked for
+    assert any("Vector mode searches the graph by meaning" in notice for notice in nothing.notices)
+    assert not any("Vector mode" in notice for notice in result.notices)
 
 
 @pytest.mark.parametrize("case, message", [

@@ -121,7 +121,9 @@ CUES = {"phenotypes_of_disease": ("face", "facial", "feature", "sign", "phenotyp
         "gene_has_phenotype": ("linked", "feature", "phenotype", "sign", "link"),
         "shared_by_genes": ("disease", "condition", "disorder"),
         "shared_by_phenotypes": ("disease", "syndrome", "condition", "disorder"),
-        "count": ("how many",), "compound": ("gene",)}
+        "count": ("how many",), "compound": ("gene",),
+        "described_genes": ("gene",), "described_diseases": ("disease", "syndrome", "condition", "disorder"),
+        "described_name": ("name", "call", "term", "phenotype")}
 
 
 def test_every_phrasing_keeps_a_cue_word_and_none_is_the_papers():
@@ -344,3 +346,30 @@ def test_a_csv_lacking_a_column_is_a_one_line_error(tmp_path):
     other.write_text("", encoding="utf-8")
     with pytest.raises(BenchError, match="csv or .xlsx"):
         read_questions(other)
+
+
+def test_the_fuzzy_set_describes_a_feature_without_its_names(layer, hpo):
+    """Each question holds the first sentence of one feature's HPO definition, none of its names,
+    and the reference is that feature's genes, diseases or name."""
+    fuzzy = generate(layer, split="all", tasks="fuzzy")
+    assert {row.task for row in fuzzy} == {"described_genes", "described_diseases", "described_name"}
+    assert {row.split for row in fuzzy} == {"dev", "test"}
+    genes_of = defaultdict(set)
+    for gene, hpo_ids in hpo["gene_phenotype"].items():
+        for hpo_id in hpo_ids:
+            genes_of[hpo_id].add(gene)
+    diseases_of = defaultdict(set)
+    for disease_id, hpo_ids in hpo["disease_phenotype"].items():
+        for hpo_id in hpo_ids:
+            diseases_of[hpo_id].add(disease_id)
+    for row in fuzzy:
+        term = hpo["phenotype"][row.main_entity]
+        described = row.asked.names["description"]
+        assert described.rstrip(".").casefold() in term["definition"].casefold()
+        assert not any(normalise(name) in normalise(described) for name in [term["name"], *term["synonyms"]])
+        if row.task == "described_genes":
+            assert set(items(row)) == genes_of[row.main_entity]
+        elif row.task == "described_diseases":
+            assert folded_items(row) == named(diseases_of[row.main_entity], layer.diseases)
+        else:
+            assert items(row) == [term["name"]]
