@@ -4,7 +4,8 @@ then nodes near the question, their 1-hop neighbourhoods, re-ranked triples.
 A question's linked names are replaced by "this" and its vector compared with phrases for each
 relation a node can be asked about (RELATION_QUESTIONS: "other names for this facial feature",
 "which diseases are caused by variants in this gene", ...); the nearest, for a linked node of
-its kind, brings all of that node's triples of that relation (capped at the templates' row limit,
+its kind (else the node nearest the whole question, when close: a feature described rather than
+named), brings all of that node's triples of that relation (capped at the templates' row limit,
 with a notice), synonyms included as facts. Below RELATION_MIN_SIMILARITY the question asks
 none of them, and only the near triples below answer it.
 
