@@ -200,13 +200,20 @@ class VectorIndex:
         fingerprint = graph_fingerprint(store, config)
         folder = Path(cache_dir) / "vectors" / fingerprint
         fingerprint_s = time.perf_counter() - started
+        unreadable = None
         if not rebuild and (folder / "meta.json").exists():
-            index = cls.load(folder)
-            index.stats.update(loaded_from_cache=True, fingerprint_s=fingerprint_s,
-                               load_s=time.perf_counter() - started)
-            return index
+            try:
+                index = cls.load(folder)
+            except (OSError, EOFError, ValueError, KeyError, TypeError, RuntimeError) as e:  # damaged: build anew
+                unreadable = f"the cached vector index could not be read ({type(e).__name__}: {e}); it was rebuilt"
+            else:
+                index.stats.update(loaded_from_cache=True, fingerprint_s=fingerprint_s,
+                                   load_s=time.perf_counter() - started)
+                return index
         index = cls.build(store, config, fingerprint)
         index.stats["fingerprint_s"] = fingerprint_s
+        if unreadable:
+            index.stats["rebuilt"] = unreadable
         index.save(folder)
         return index
 

@@ -119,6 +119,7 @@ class VectorRetriever(Retriever):
         phrases = embed(list(RELATION_PHRASES.values()), index.config.model)
         self._relation_vectors = dict(zip(RELATION_PHRASES, phrases, strict=True))
         self._question_kinds = embed(list(RELATION_QUESTIONS.values()), index.config.model)
+        self._rebuilt = index.stats.get("rebuilt")  # said once, with the first answer
         self._asking_words = _words(" ".join(RELATION_QUESTIONS.values()))
 
     @classmethod
@@ -158,6 +159,9 @@ class VectorRetriever(Retriever):
         started = time.perf_counter()
         timings: dict[str, float] = {}
         result = RetrievalResult(mode="vector", links=list(links), timings_ms=timings)
+        if self._rebuilt:
+            result.notices.append(self._rebuilt)
+            self._rebuilt = None
 
         clock = time.perf_counter()
         text = question.strip() if isinstance(question, str) else ""

@@ -150,6 +150,23 @@ def test_index_builds_once_and_loads_from_cache(store, index, cache_dir):
     assert again.faiss.ntotal == index.faiss.ntotal
 
 
+@pytest.mark.parametrize("damaged, content", [("index.faiss", b"not an index"), ("text.npy", b""),
+                                              ("meta.json", b"{")])
+def test_a_damaged_cached_index_is_rebuilt_and_said_once(store, index, tmp_path, damaged, content):
+    cache = tmp_path / "cache"
+    VectorIndex.load_or_build(store, cache, CONFIG)  # a cache of its own, then damaged
+    (cache / "vectors" / index.fingerprint / damaged).write_bytes(content)
+    rebuilt = VectorIndex.load_or_build(store, cache, CONFIG)
+    assert rebuilt.stats["loaded_from_cache"] is False and "could not be read" in rebuilt.stats["rebuilt"]
+    assert np.array_equal(rebuilt.ids, index.ids)
+    retriever = VectorRetriever(store, rebuilt)
+    first = retriever.retrieve("Which diseases show hypertelorism?", [link(HYPERTELORISM)])
+    assert any("it was rebuilt" in notice for notice in first.notices)
+    again = retriever.retrieve("Which diseases show hypertelorism?", [link(HYPERTELORISM)])
+    assert not any("rebuilt" in notice for notice in again.notices)
+    assert VectorIndex.load_or_build(store, cache, CONFIG).stats["loaded_from_cache"] is True  # saved whole
+
+
 def test_a_changed_graph_or_config_rebuilds(falkordb_server, index, cache_dir):
     graph = small_graph()
     graph.nodes.append(Node(204, ["Disease"], {"dname": "Pfeiffer syndrome", "source": "FPKG"}))
