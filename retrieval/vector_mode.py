@@ -127,13 +127,13 @@ class VectorRetriever(Retriever):
         """Loads the node vectors from the cache, or builds them (minutes the first time)."""
         return cls(store, VectorIndex.load_or_build(store, settings.cache_dir), linker=linker)
 
-    def for_diagnosis(self, question: str, links: Sequence[Link]) -> RetrievalResult:
+    def for_diagnosis(self, question: str, links: Sequence[Link], **options: Any) -> RetrievalResult:
         """The evidence around a patient's linked nodes (a description asks no relation of them).
         Their vectors say what the case is about; embedding the whole description (~120 tokens,
-        40-70 ms on one core) is left for a case with nothing linked."""
+        40-70 ms on one core) is left for a case with nothing linked. `options`: `retrieve`'s."""
         if any(link.node_id is not None for link in links):
-            return self.retrieve("", links, relation=False)
-        return self.retrieve(question, links, relation=False)
+            return self.retrieve("", links, relation=False, **options)
+        return self.retrieve(question, links, relation=False, **options)
 
     def retrieve(self, question: str, links: Sequence[Link] | None = None, generator: Generator | None = None,
                  *, top_k: int = 5, top_n: int = 20, threshold: float = 0.3,

@@ -56,11 +56,12 @@ def test_a_short_run_times_both_methods(capsys, pipeline, tmp_path):
     assert out["questions"] == 3 and out["vector_ms"]["n"] == 3 and out["links_per_question"] > 0
     assert 0 < out["vector_without_embed_ms"]["p50"] <= out["vector_ms"]["p50"]
     assert out["refit_dim"] == 4 and out["refit_ms"]["n"] == 1 and out["ratio_p50"] > 0
+    assert out["ratio_interleaved"]["n"] == 1 and out["ratio_interleaved"]["min"] > 0
     assert out["short_questions"]["vector_ms"]["n"] == 3 and "skipped" not in out
     assert (tmp_path / "vector-speed" / "fpkg_hpo-q3-refit1-dim4.json").is_file()
     text = vector_speed.summary(out)
     assert "vector mode, 3 patient questions" in text and "vector mode, 3 short questions" in text
-    assert "per-question GLEE refit (dim 4) over 1 questions" in text
+    assert "per-question GLEE refit (dim 4) over 1 questions" in text and "interleaved, per question" in text
     # a part that could not run is named in the text as in the result, never dropped
     out.pop("short_questions")
     out["skipped"] = {"short_questions": "the domain questions cannot be read: offline"}
