@@ -128,11 +128,10 @@ class VectorRetriever(Retriever):
         return cls(store, VectorIndex.load_or_build(store, settings.cache_dir), linker=linker)
 
     def for_diagnosis(self, question: str, links: Sequence[Link], **options: Any) -> RetrievalResult:
-        """The evidence around a patient's linked nodes (a description asks no relation of them).
-        Their vectors say what the case is about; embedding the whole description (~120 tokens,
-        40-70 ms on one core) is left for a case with nothing linked. `options`: `retrieve`'s."""
-        if any(link.node_id is not None for link in links):
-            return self.retrieve("", links, relation=False, **options)
+        """The evidence around a patient's case: a description asks no relation of its nodes. Its
+        whole text is embedded (40-70 ms on one core): searched by the linked nodes' vectors alone,
+        the kept triples named the true disease for 2 % of the open Publication questions instead
+        of 92 % (the text finds the similar published patients). `options`: `retrieve`'s."""
         return self.retrieve(question, links, relation=False, **options)
 
     def retrieve(self, question: str, links: Sequence[Link] | None = None, generator: Generator | None = None,
