@@ -39,7 +39,7 @@ from fpkg.names import fold_plural
 from graphstore.store import GraphStore, quote_name
 from retrieval.cypher.templates import TEMPLATE_LIMIT, TEMPLATES, run_template
 from retrieval.embedder import embed
-from retrieval.intent import find_mentions
+from retrieval.intent import find_mentions, nothing_found
 from retrieval.linking import TYPE_TO_LABEL
 from retrieval.result import Link, RetrievalResult, Triple
 from retrieval.retriever import Retriever
@@ -211,6 +211,7 @@ class VectorRetriever(Retriever):
         if not result.triples:
             result.notices.append(f"no triple scored {threshold} or more among {len(edges)} "
                                   f"from {len(seeds)} nodes")
+            result.lead = nothing_found(text, list(links))  # says what was looked for, as Cypher mode does
         timings["total"] = _ms(started)
         return result
 

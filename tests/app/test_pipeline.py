@@ -62,6 +62,8 @@ def test_ask_answers_from_the_graph(pipeline):
     assert nothing.answer.startswith("Nothing found for “Tell joke”")  # names what was looked for
     assert any("Vector mode searches the graph by meaning" in notice for notice in nothing.notices)
     assert not any("Vector mode" in notice for notice in result.notices)
+    unrelated = pipeline.ask("What is the capital of France?", mode="vector")
+    assert unrelated.triples == [] and unrelated.answer.startswith("Nothing found for “capital France”")
 
 
 @pytest.mark.parametrize("case, message", [
