@@ -10,12 +10,10 @@ queries a start asks, and anything else goes to the store.
 from __future__ import annotations
 
 import hashlib
-import os
-import pickle
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from fpkg.pickles import read_pickle, write_pickle
 from graphstore.store import GraphStore
 
 FORMAT = 1  # bump when the file's layout changes
@@ -27,13 +25,9 @@ class StartupReads:
         self.path = cache_dir / "startup" / f"rows-{fingerprint}.pickle" if fingerprint else None
         self.rows: dict[str, list[dict[str, Any]]] = {}
         self.loaded = False
-        if self.path is not None and self.path.is_file():
-            try:
-                with self.path.open("rb") as file:
-                    self.rows = pickle.load(file)  # a file this program wrote in its own cache
-                self.loaded = True
-            except (OSError, pickle.UnpicklingError, EOFError):
-                self.rows = {}  # damaged: read the graph again and rewrite it
+        saved = read_pickle(self.path) if self.path is not None else None
+        if saved is not None:  # else none yet, or damaged: read the graph again and rewrite it
+            self.rows, self.loaded = saved, True
         self._new = False
 
     @classmethod
@@ -56,10 +50,7 @@ class StartupReads:
         """Write the rows read from the graph this start, once, atomically; older builds' files go."""
         if self.path is None or not self._new:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("wb", dir=self.path.parent, delete=False) as file:
-            pickle.dump(self.rows, file, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(file.name, self.path)
+        write_pickle(self.path, self.rows)
         for old in self.path.parent.glob("rows-*.pickle"):
             if old != self.path:
                 old.unlink(missing_ok=True)

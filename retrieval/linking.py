@@ -9,10 +9,7 @@ meaning. Below the thresholds a mention links to nothing, and says so.
 from __future__ import annotations
 
 import hashlib
-import os
-import pickle
 import re
-import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Set
 from dataclasses import dataclass
@@ -25,6 +22,7 @@ from rapidfuzz import fuzz, process
 from sklearn.feature_extraction.text import TfidfVectorizer
 
 from fpkg.names import fold_name, normalise
+from fpkg.pickles import read_pickle, write_pickle
 from graphstore.store import GraphStore
 from retrieval.embedder import embed
 from retrieval.result import Link
@@ -120,16 +118,10 @@ def _cached(make, aliases: list[Alias], folder: Path | None, kind: str):
     contents = [sklearn.__version__, *(tuple(vars(a).values()) for a in aliases)]  # pickles follow sklearn
     key = hashlib.sha256(repr(contents).encode()).hexdigest()[:16]
     path = folder / f"{aliases[0].label}-{key}-{kind}.pickle"
-    try:
-        with path.open("rb") as file:
-            return pickle.load(file)  # written by this program into its own cache
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
-        pass  # not made yet, or damaged: make it again
-    made = make(aliases)
-    folder.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile("wb", dir=folder, delete=False) as file:
-        pickle.dump(made, file, protocol=pickle.HIGHEST_PROTOCOL)
-    os.replace(file.name, path)
+    made = read_pickle(path)
+    if made is None:  # not made yet, or damaged: make it again
+        made = make(aliases)
+        write_pickle(path, made)
     return made
 
 
