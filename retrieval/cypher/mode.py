@@ -1,8 +1,9 @@
 """Cypher mode: intent templates, or an LLM writing Cypher that the checker repairs.
 
 With an LLM, its query goes through `check_cypher` and runs read-only with a time limit;
-errors go back to the LLM for at most two repairs, and an empty or failed result falls
-back to the templates. Every query run and every correction is kept with the evidence.
+errors go back to the LLM for at most two repairs — only when no template recognises the
+question: a repair round costs a CPU model seconds, and a template answer is already at
+hand — and an empty or failed result falls back to the templates. Every query run and every correction is kept with the evidence.
 """
 
 from __future__ import annotations
@@ -75,7 +76,8 @@ class CypherRetriever(Retriever):
         mentions = list(links) if links is not None else find_mentions(question, self.linker, alternatives=True)
         result.links = mentions
         if generator is not None and generator.is_llm:
-            self._llm_query(question, generator, result)
+            template_ready = detect_intent(question, mentions) is not None
+            self._llm_query(question, generator, result, repairs=0 if template_ready else MAX_REPAIRS)
             if not result.triples:
                 last = result.cypher[-1] if result.cypher else None
                 what = "could not be run" if last is None or last.error else "found nothing"
@@ -112,11 +114,11 @@ class CypherRetriever(Retriever):
         return result
 
     def _llm_query(self, question: str, generator: Generator, result: RetrievalResult,
-                   shots: int = PROMPT_SHOTS, with_schema: bool = True) -> None:
+                   shots: int = PROMPT_SHOTS, with_schema: bool = True, repairs: int = MAX_REPAIRS) -> None:
         schema = self.store.schema()
         previous, error = None, None
         result.llm_query = "rejected"  # unless a query runs below
-        for attempt in range(1 + MAX_REPAIRS):
+        for attempt in range(1 + repairs):
             messages = cypher_messages(question, schema.describe() if with_schema else "", EXAMPLES[:shots],
                                        previous, error)
             try:

@@ -17,15 +17,15 @@ from llm.factory import clear_cache
 from retrieval.cypher import mode as cypher_mode
 from retrieval.cypher.checker import CheckResult
 from retrieval.diagnose import DiagnosisCase
+from retrieval.intent import detect_intent, find_mentions
 from tests.fake_llm import ScriptedLLM
 from tests.hardening_support import unchanged_graph, with_endpoint, with_generator
 from tests.openai_server import running_server
 
 QUESTION = "What facial phenotypes are associated with Crouzon syndrome?"
-# An LLM that writes the same hostile query again: the repeat ends the repairs (cypher_mode), so one
-# query is checked and refused, two are asked for, then the answer.
+# One query is checked and refused. A question a template answers gets no repair round; any other is
+# sent back once, and the LLM's repeat of the same query ends the repairs (cypher_mode).
 RUNS = 1
-CALLS = 2
 FINAL = "Crouzon syndrome shows hypertelorism and proptosis."
 
 HOSTILE_CYPHER = {
@@ -62,9 +62,14 @@ HOSTILE_CYPHER = {
 NOT_BLOCKED_BUT_FAILED = {"comment splitting a keyword", "full-width keyword"}
 
 
+def query_calls(pipeline, question: str) -> int:
+    """How many queries the LLM is asked for when it writes the same refused one every time."""
+    return 1 if detect_intent(question, find_mentions(question, pipeline.linker, True)) else 2
+
+
 def ask_obeying_llm(pipeline, reply: str, question: str = QUESTION):
     """Ask with a fake LLM that writes `reply` as its query every time, then the final answer."""
-    llm = ScriptedLLM([reply] * CALLS + [FINAL])
+    llm = ScriptedLLM([reply] * query_calls(pipeline, question) + [FINAL])
     return llm, with_generator(pipeline, llm).ask(question)
 
 
@@ -158,7 +163,7 @@ def ask_hostile_loopback_server(pipeline):
 
 def test_a_loopback_llm_server_returning_hostile_cypher(pipeline):
     result, asked = ask_hostile_loopback_server(pipeline)
-    assert asked == CALLS + 1  # a query refused, its repeat, then the answer
+    assert asked == 2  # a query refused (a template answers: no repair round), then the answer
     assert_nothing_ran(result)
     assert sum("Blocked" in notice for notice in result.notices) == RUNS
     assert result.backend == "endpoint" and result.triples

@@ -44,6 +44,24 @@ def test_greedy_replies_stream_and_repeat(generator):
     assert generator.generate(request) == "".join(pieces)  # greedy: the same words every time
 
 
+def test_a_shared_prompt_prefix_is_restored_from_the_state_cache_with_the_same_reply(generator):
+    """A long shared prefix (as the Cypher prompt's schema and examples) is read once: the reply
+    after restoring a saved state is the reply computed from scratch."""
+    prefix = [{"role": "system", "content": "You answer in one word. " + "Facts: CHD7 causes CHARGE syndrome. " * 40}]
+    first = [*prefix, {"role": "user", "content": "Which gene causes CHARGE syndrome?"}]
+    other = [*prefix, {"role": "user", "content": "Which syndrome does CHD7 cause?"}]
+    request = GenerationRequest(first, temperature=0.0, max_new_tokens=12)
+    fresh = GgufGenerator(settings_for(require_smollm2())).generate(request)
+    generator.model.cache.cache_state.clear()
+    generator.generate(GenerationRequest(other, temperature=0.0, max_new_tokens=12))
+    generator.generate(GenerationRequest(MESSAGES, temperature=0.0, max_new_tokens=12))  # the context moves on
+    assert len(generator.model.cache.cache_state) == 2
+    context = generator.model._input_ids.tolist()  # now the short prompt's: it shares little with the prefix
+    longest = max(generator.model.cache.cache_state, key=len)
+    assert len(longest) > 300 and generator.model.longest_token_prefix(list(longest), context) < 50
+    assert generator.generate(request) == fresh  # read from the restored prefix
+
+
 def test_sampling_follows_the_seed(generator):
     def reply(seed: int) -> str:
         return generator.generate(GenerationRequest(MESSAGES, temperature=1.0, seed=seed, max_new_tokens=24))

@@ -57,7 +57,10 @@ def test_llm_query_is_repaired_and_run(pipeline):
     assert result.llm_query == "repaired"
 
 
-def test_llm_errors_go_back_for_repair_then_fall_back_to_templates(pipeline):
+NO_TEMPLATE = "Which diseases have more than 30 facial phenotypes?"  # no intent template answers this
+
+
+def test_llm_errors_go_back_for_repair_when_no_template_answers(pipeline):
     store = pipeline.store
     before = graph_fingerprint(store)
     llm = ScriptedLLM([
@@ -65,25 +68,33 @@ def test_llm_errors_go_back_for_repair_then_fall_back_to_templates(pipeline):
         "MATCH (d:Disease {dname: 'Crouzon syndrome'}) CALL db.labels() YIELD label RETURN label",  # blocked
         "MATCH (d:Disease {dname: 'No such disease'}) RETURN d.dname",  # runs, finds nothing
     ])
-    question = "What facial phenotypes are associated with Crouzon syndrome?"
-    result = pipeline.retriever("cypher").retrieve(question, generator=llm)
-    assert [run.origin for run in result.cypher[:3]] == ["llm", "llm", "llm"]
+    assert detect_intent(NO_TEMPLATE, find_mentions(NO_TEMPLATE, pipeline.linker, True)) is None
+    result = pipeline.retriever("cypher").retrieve(NO_TEMPLATE, generator=llm)
+    assert [run.origin for run in result.cypher] == ["llm", "llm", "llm"]
     assert "write" in result.cypher[0].error or "rejected" in result.cypher[0].error
     assert any("Blocked" in notice for notice in result.notices)
     assert "previous query" in llm.requests[1].messages[-1]["content"]  # the error went back to the LLM
-    assert result.cypher[-1].origin == "template:phenotypes_of_disease" and result.triples
-    assert result.llm_query == "empty"  # the last one ran; the template answered
+    assert result.llm_query == "empty" and result.triples == []
     assert_unchanged(store, before)
+
+
+def test_a_failed_llm_query_is_not_repaired_when_a_template_answers(pipeline):
+    # One round only: a repair would cost a CPU model seconds while the template's answer is at hand.
+    llm = ScriptedLLM(["MATCH (d:Disease) DETACH DELETE d"])  # a second call would be unscripted and fail
+    result = pipeline.retriever("cypher").retrieve("What facial phenotypes are associated with Crouzon syndrome?",
+                                                   generator=llm)
+    assert len(llm.requests) == 1 and [run.origin for run in result.cypher][0] == "llm"
+    assert result.cypher[-1].origin == "template:phenotypes_of_disease" and result.triples
+    assert result.llm_query == "rejected"
+    assert any("templates answered instead" in notice for notice in result.notices)
 
 
 def test_repairs_stop_when_the_llm_repeats_its_failed_query(pipeline):
     bad = "MATCH (d:Disease) WHERE"
     llm = ScriptedLLM([bad, bad])  # a third call would be unscripted and fail the test
-    result = pipeline.retriever("cypher").retrieve("What facial phenotypes are associated with Crouzon syndrome?",
-                                                   generator=llm)
+    result = pipeline.retriever("cypher").retrieve(NO_TEMPLATE, generator=llm)
     assert len(llm.requests) == 2 and len([run for run in result.cypher if run.origin == "llm"]) == 1
     assert any("repeated a query" in notice for notice in result.notices)
-    assert result.intent == "phenotypes_of_disease" and result.triples  # the template answered
     assert result.llm_query == "rejected"
 
 
