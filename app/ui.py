@@ -1,4 +1,5 @@
-"""The Gradio app: a Diagnosis tab (a case form), an Ask tab (a free question), an About tab.
+"""The Gradio app: a Diagnosis tab (a case form), an Ask tab (a free question), an Explore tab (a
+gene's or disease's Sankey, app/explore_tab.py), an About tab.
 
 `build_demo(pipeline)` returns the Blocks; the handlers are module-level functions with the
 pipeline bound by `functools.partial`, so the named API endpoints `/diagnose` and `/ask` take
@@ -15,7 +16,7 @@ from collections.abc import Callable, Iterator
 
 import gradio as gr
 
-from app import about, ui_examples
+from app import about, explore_tab, ui_examples
 from app.case_parser import SEXES
 from app.pipeline import Pipeline, PipelineResult
 from app.ui_examples import FORM_LETTERS
@@ -234,6 +235,8 @@ def build_demo(pipeline: Pipeline) -> gr.Blocks:
                     ask_outputs = _evidence_panel("ask", with_ranked=False)
             ask_submit.click(functools.partial(ask, pipeline), [question, ask_mode, ask_backend, ask_temperature],
                              ask_outputs, api_name="ask", concurrency_id="pipeline")
+        with gr.Tab("Explore", elem_id="tab-explore"):
+            explore_tab.build_tab(pipeline)
         with gr.Tab("About", elem_id="tab-about"):
             gr.Markdown(about.about_markdown(pipeline), elem_id="about-text")
     demo.queue(default_concurrency_limit=CONCURRENCY, max_size=MAX_QUEUE)

@@ -78,3 +78,24 @@ def test_input_errors_come_back_as_plain_messages(client):
         client.predict(*CHD7_CASE.values(), "cypher", "local", 0.0, api_name="/diagnose")
     with pytest.raises(AppError, match="graph"):
         client.predict("What causes CHARGE syndrome?", "graph", "grounded", 0.0, api_name="/ask")
+
+
+def test_explore_returns_the_sankey_table_and_html(client):
+    message, plot, table, html = client.predict("Kabuki syndrome 2", ["FPKG", "HPO"], 1, api_name="/explore")
+    assert message.startswith("**Kabuki syndrome 2 (KS2)** (disease) (matched from 'Kabuki syndrome 2')")
+    figure = json.loads(plot["plot"])
+    assert figure["data"][0]["type"] == "sankey" and "KDM6A" in figure["data"][0]["node"]["label"]
+    assert table["headers"][:2] == ["from", "from type"] and {row[5] for row in table["data"]} == {"FPKG", "HPO"}
+    assert "Plotly.newPlot" in Path(html).read_text()
+
+
+@pytest.mark.parametrize("name, sources, min_count, told", [
+    ("", ["FPKG"], 1, "Type a gene symbol or a disease name"),
+    ("KDM6A", [], 1, "Choose one or more sources"),
+    ("KDM6A", ["FPKG"], 0, "less than minimum value 1"),  # Gradio checks this before the handler does
+    ("x" * 400, ["FPKG"], 1, "the limit is 300"),
+    ("Qwertyuiop zxcv", ["FPKG"], 1, "No gene or disease named 'Qwertyuiop zxcv'"),
+])
+def test_explore_bad_input_is_told_plainly(client, name, sources, min_count, told):
+    with pytest.raises(AppError, match=told):
+        client.predict(name, sources, min_count, api_name="/explore")

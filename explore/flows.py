@@ -1,0 +1,171 @@
+"""The flows an Explore Sankey shows for one gene or one disease, counted from the graph.
+
+A gene's picture follows the FPKG paper's Fig. 5: gene → its published variants → the facial
+phenotypes of the patients who carry them → the diseases those variants cause. Each link's count
+is the number of patients behind it (FPKG). HPO adds what it annotates without patients: gene →
+"HPO annotation" (in the variants' column: no variant is involved) → facial phenotype → disease, for
+the diseases the gene causes, one per annotation. A disease's picture is the reverse: disease →
+facial phenotypes → variants (or "HPO annotation") → genes.
+
+Node ids travel as query parameters; nothing typed by a user enters a query's text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from graphstore.store import GraphStore
+from retrieval.result import Link
+
+SOURCES = ("FPKG", "HPO")  # FPKG: counted patients; HPO: annotations
+HPO_STEP = "HPO annotation"  # the variants' column for HPO's flows, which name no variant
+NO_PHENOTYPE = "no facial phenotype recorded"  # a patient published without one still flows on
+MAX_NODES_PER_COLUMN = 30  # a wider column is unreadable: the best-supported nodes are kept
+QUERY_TIMEOUT_MS = 5000
+
+# One row per published patient of the gene (or disease): the variant, its phenotypes, its diseases.
+_PATIENTS = {
+    "Genotype": "MATCH (g:Genotype)<-[:Have]-(v:Variation)<-[:with_Var]-(s:Sample) WHERE g.nid = $id ",
+    "Disease": "MATCH (x:Disease)<-[:Cause]-(v:Variation)<-[:with_Var]-(s:Sample) WHERE x.nid = $id "
+               "MATCH (v)-[:Have]->(g:Genotype) ",
+}
+_PATIENT_ROWS = ("OPTIONAL MATCH (p:FacePhenotype)-[:with_FP]->(s) "
+                 "OPTIONAL MATCH (v)-[:Cause]->(d:Disease) "
+                 "RETURN s.nid AS patient, g.geneName AS gene, v.details AS variant, "
+                 "collect(DISTINCT p.phenotypeName) AS phenotypes, collect(DISTINCT d.dname) AS diseases")
+# HPO's annotations: a gene's diseases and the facial phenotypes both share, or a disease's.
+_ANNOTATIONS = {
+    "Genotype": "MATCH (g:Genotype)-[c:Cause]->(d:Disease)-[e:Exhibit]->(p:FacePhenotype)<-[a:Affect]-(g) "
+                "WHERE g.nid = $id AND c.source CONTAINS 'HPO' AND e.source CONTAINS 'HPO' "
+                "RETURN g.geneName AS gene, p.phenotypeName AS phenotype, d.dname AS disease",
+    "Disease": "MATCH (g:Genotype)-[c:Cause]->(d:Disease)-[e:Exhibit]->(p:FacePhenotype)<-[a:Affect]-(g) "
+               "WHERE d.nid = $id AND c.source CONTAINS 'HPO' AND e.source CONTAINS 'HPO' "
+               "RETURN g.geneName AS gene, p.phenotypeName AS phenotype, d.dname AS disease",
+}
+
+
+@dataclass(frozen=True)
+class Node:
+    kind: str  # gene, variant, phenotype, disease
+    name: str
+
+
+@dataclass
+class Flows:
+    """Links (source node, target node, origin) → count, in the order the columns are drawn."""
+
+    root: Node
+    columns: tuple[str, ...]
+    counts: Counter = field(default_factory=Counter)
+    notices: list[str] = field(default_factory=list)
+    queries: list[str] = field(default_factory=list)
+
+    def nodes(self) -> list[Node]:
+        seen = dict.fromkeys(node for (source, target, _) in self.counts for node in (source, target))
+        order = {kind: i for i, kind in enumerate(self.columns)}
+        return sorted(seen, key=lambda node: (order[node.kind], " other " in node.name, node.name.lower()))
+
+    def links(self) -> list[tuple[Node, Node, str, int]]:
+        return [(source, target, origin, n) for (source, target, origin), n in self.counts.items()]
+
+
+def gene_flows(store: GraphStore, node_id: int, name: str, sources=SOURCES, min_count: int = 1) -> Flows:
+    flows = Flows(Node("gene", name), ("gene", "variant", "phenotype", "disease"))
+    if "FPKG" in sources:
+        for row in _run(store, flows, _PATIENTS["Genotype"] + _PATIENT_ROWS, node_id):
+            variant = Node("variant", _short_variant(row["variant"]))
+            flows.counts[(flows.root, variant, "FPKG")] += 1
+            for phenotype in row["phenotypes"] or [NO_PHENOTYPE]:
+                flows.counts[(variant, Node("phenotype", phenotype), "FPKG")] += 1
+                for disease in row["diseases"]:
+                    flows.counts[(Node("phenotype", phenotype), Node("disease", disease), "FPKG")] += 1
+    if "HPO" in sources:
+        step = Node("variant", HPO_STEP)
+        for row in _run(store, flows, _ANNOTATIONS["Genotype"], node_id):
+            phenotype = Node("phenotype", row["phenotype"])
+            flows.counts[(step, phenotype, "HPO")] = 1
+            flows.counts[(phenotype, Node("disease", row["disease"]), "HPO")] = 1
+        if step in {source for source, _, _ in flows.counts}:
+            flows.counts[(flows.root, step, "HPO")] = sum(n for (s, _, _), n in flows.counts.items() if s == step)
+    return _trimmed(flows, min_count)
+
+
+def disease_flows(store: GraphStore, node_id: int, name: str, sources=SOURCES, min_count: int = 1) -> Flows:
+    flows = Flows(Node("disease", name), ("disease", "phenotype", "variant", "gene"))
+    if "FPKG" in sources:
+        for row in _run(store, flows, _PATIENTS["Disease"] + _PATIENT_ROWS, node_id):
+            gene = Node("gene", row["gene"])
+            variant = Node("variant", f"{row['gene']} {_short_variant(row['variant'])}")  # genes may share a c. name
+            for phenotype in row["phenotypes"] or [NO_PHENOTYPE]:
+                flows.counts[(flows.root, Node("phenotype", phenotype), "FPKG")] += 1
+                flows.counts[(Node("phenotype", phenotype), variant, "FPKG")] += 1
+            flows.counts[(variant, gene, "FPKG")] += 1
+    if "HPO" in sources:
+        for row in _run(store, flows, _ANNOTATIONS["Disease"], node_id):
+            phenotype, step = Node("phenotype", row["phenotype"]), Node("variant", HPO_STEP)
+            gene = Node("gene", row["gene"])
+            flows.counts[(flows.root, phenotype, "HPO")] = 1
+            flows.counts[(phenotype, step, "HPO")] += 1
+            flows.counts[(step, gene, "HPO")] += 1
+    return _trimmed(flows, min_count)
+
+
+def _run(store: GraphStore, flows: Flows, cypher: str, node_id: int) -> list[dict]:
+    flows.queries.append(cypher)
+    return store.query(cypher, {"id": node_id}, timeout_ms=QUERY_TIMEOUT_MS)
+
+
+def _short_variant(details: str) -> str:
+    """'c.2344_2347delTTGC; p. Leu782Thrfs*2 in exon 13' → 'c.2344_2347delTTGC' (a node label)."""
+    short = re.split(r";| \(| in exon", details or "")[0]
+    return " ".join(short.split()) or "unnamed variant"  # papers' odd spaces (U+2005) made plain
+
+
+def _trimmed(flows: Flows, min_count: int) -> Flows:
+    """Nodes whose incoming count (patients, or annotations) is under `min_count`, and those beyond a
+    column's MAX_NODES_PER_COLUMN best-supported, merge into one "other ..." node per column: the
+    flows stay whole and connected, and each count still adds up."""
+    support: Counter = Counter()
+    for (_, target, _), n in flows.counts.items():
+        support[target] += n
+    merged: dict[Node, Node] = {}
+    for kind in flows.columns[1:]:
+        column = sorted((node for node in support if node.kind == kind), key=lambda node: (-support[node], node.name))
+        kept = [node for node in column if support[node] >= min_count][:MAX_NODES_PER_COLUMN]
+        rest = [node for node in column if node not in set(kept)]
+        if rest:
+            other = Node(kind, f"{len(rest)} other {kind}s")
+            merged.update((node, other) for node in rest)
+            flows.notices.append(f"{len(rest)} of {len(column)} {kind}s (under the minimum count of {min_count}, "
+                                 f"or beyond the {MAX_NODES_PER_COLUMN} best-supported) are merged into "
+                                 f"'{other.name}'.")
+    counts: Counter = Counter()
+    for (source, target, origin), n in flows.counts.items():
+        counts[(merged.get(source, source), merged.get(target, target), origin)] += n
+    flows.counts = counts
+    return flows
+
+
+def find_root(linker, name: str) -> Link | None:
+    """The gene or disease `name` means: an exact gene symbol first (symbols are short and exact),
+    then a disease by name, synonym or a close spelling; None when neither is in the graph."""
+    gene = linker.link(name, "GENE")
+    if gene.node_id is not None and gene.method in ("exact", "synonym"):
+        return gene
+    disease = linker.link(name, "DISEASE")
+    if disease.node_id is not None:
+        return disease
+    return gene if gene.node_id is not None else None
+
+
+def flows_for(store: GraphStore, root: Link, sources=SOURCES, min_count: int = 1) -> Flows:
+    """The root's flows from `sources`; HPO's instead, with a notice, when FPKG alone was asked for
+    and has no published patient for it (most of HPO's genes and diseases)."""
+    build = gene_flows if root.label == "Genotype" else disease_flows
+    flows = build(store, root.node_id, root.name, sources, min_count)
+    if not flows.counts and tuple(sources) == ("FPKG",):
+        flows = build(store, root.node_id, root.name, ("HPO",), min_count)
+        flows.notices.insert(0, f"FPKG has no published patient for {root.name}: HPO's annotations are shown.")
+    return flows
