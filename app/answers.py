@@ -20,6 +20,7 @@ def diagnosis_evidence(diagnosis: Diagnosis, extra_triples: list[Triple] = ()) -
         label = f"option {ranked.option}: " if ranked.option else ""
         reasons = "; ".join(ranked.evidence) or "no graph evidence"
         lines.append(f"{label}{ranked.name} (graph score {ranked.score:.2f}): {reasons}")
+    lines.extend(conflict.text for conflict in diagnosis.conflicts)
     lines.extend(triple.text() for triple in [*diagnosis.triples, *extra_triples][:MAX_EVIDENCE_TRIPLES])
     return lines
 

@@ -24,6 +24,7 @@ from llm.factory import check_backend, known_backends, make_generator
 from llm.grounded import GroundedWriter
 from llm.prompts import EVIDENCE_CHARS, ask_messages, rag_diagnosis_messages, vanilla_diagnosis_messages
 from ner.recognizer import Recognizer
+from retrieval.conflicts import CHECKED_DISEASES, Conflict, against_exclusions
 from retrieval.diagnose import Diagnosis, DiagnosisCase, DiagnosisRanker, RankedDisease
 from retrieval.linking import EntityLinker
 from retrieval.ontology import PhenotypeOntology
@@ -52,6 +53,7 @@ class PipelineResult:
     notices: list[str] = field(default_factory=list)
     selective: bool = False
     confidence: float | None = None  # that the graph's top-ranked answer is right
+    conflicts: list[Conflict] = field(default_factory=list)  # facts behind a diagnosis that disagree
     llm_failed: str | None = None  # why the LLM gave no usable answer (the grounded one is shown)
     llm_query: str | None = None  # what became of the LLM's Cypher query (RetrievalResult.llm_query)
     case: DiagnosisCase | None = None
@@ -153,7 +155,10 @@ class Pipeline:
             return
         diagnosis = self.ranker.rank(case, exclude_pmids)
         result.ranked, result.links, result.cypher = diagnosis.ranked, diagnosis.links, diagnosis.cypher
-        result.triples, result.notices = list(diagnosis.triples), [*readings(diagnosis.links), *diagnosis.notices]
+        result.conflicts = diagnosis.conflicts
+        conflicting = [t for conflict in diagnosis.conflicts for t in conflict.triples]
+        result.triples = conflicting + list(diagnosis.triples)  # both sides of a disagreement, first
+        result.notices = [*readings(diagnosis.links), *diagnosis.notices]
         result.confidence = diagnosis.confidence
         result.timings_ms.update(diagnosis.timings_ms)
         extra: list[Triple] = []
@@ -186,9 +191,19 @@ class Pipeline:
         if "total" in retrieved.timings_ms:
             retrieved.timings_ms[f"{mode}_retrieval"] = retrieved.timings_ms.pop("total")
         _take(result, retrieved)
+        self._check_exhibits(result)
         evidence = ([retrieved.lead] if retrieved.lead else []) + facts_evidence(retrieved.triples)
         yield from self._answer(result, generator, ask_messages(question, evidence, self.evidence_chars),
                                 retrieved, temperature, seed, None)
+
+    def _check_exhibits(self, result: PipelineResult) -> None:
+        """A listed disease phenotype that HPO excludes for that disease (retrieval/conflicts.py)."""
+        diseases = list(dict.fromkeys(t.head_id for t in result.triples if t.relation == "Exhibit"
+                                      and t.head_label == "Disease" and t.head_id is not None))[:CHECKED_DISEASES]
+        if diseases:
+            result.conflicts, run = against_exclusions(self.store, diseases, [])
+            result.cypher.append(run)
+            result.triples = [t for c in result.conflicts for t in c.triples] + result.triples
 
     # ---- generation --------------------------------------------------------------------
     def _answer(self, result: PipelineResult, generator: Generator, messages: list[dict], grounding,
@@ -229,6 +244,8 @@ class Pipeline:
                                           f"{result.llm_failed}.")
             else:
                 result.predicted = grounding.answer
+        if result.conflicts:  # said after the answer, whoever wrote it
+            result.answer = result.answer.rstrip() + "\n\n" + "\n".join(f"⚠ {c.text}" for c in result.conflicts)
         result.done = True
         yield result
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 import argparse
 import csv
 import time
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -116,7 +118,8 @@ def score_item(judge: Judge, question: Question, result, timings: dict[str, floa
             "predicted": [{"name": p.name, "id": p.disease_id, "score": p.score} for p in predictions],
             "top1_strict": top1[0], "top1_linked": top1[1],
             "top10_strict": any(s for s, _ in judged), "top10_linked": any(lk for _, lk in judged),
-            "timings_ms": timings, "notices": result.notices, "llm_failed": result.llm_failed}
+            "timings_ms": timings, "notices": result.notices, "llm_failed": result.llm_failed,
+            "conflicts": sorted({c.kind for c in result.conflicts})}
 
 
 def refused_item(question: Question, reason: str) -> dict[str, Any]:
@@ -126,6 +129,19 @@ def refused_item(question: Question, reason: str) -> dict[str, Any]:
 
 
 METRICS = ("top1_strict", "top1_linked", "top10_strict", "top10_linked")
+
+
+def conflict_counts(items: list[dict[str, Any]], wrong: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """How many answers named a conflict (retrieval/conflicts.py), by kind, and among the wrong ones."""
+    named = [i for i in items if i.get("conflicts")]
+    return {"answers": len(named), "by_kind": dict(sorted(Counter(k for i in named for k in i["conflicts"]).items())),
+            "wrong": sum(wrong(i) for i in items), "wrong_with_conflict": sum(wrong(i) for i in named)}
+
+
+def conflicts_line(counts: dict[str, Any]) -> str:
+    kinds = ", ".join(f"{kind} {n}" for kind, n in counts["by_kind"].items()) or "none"
+    return (f"conflicts named in {counts['answers']} answer(s) ({kinds}); in {counts['wrong_with_conflict']} of the "
+            f"{counts['wrong']} wrong top-1 answers")
 
 
 def accuracy(items: list[dict[str, Any]]) -> dict[str, Any]:
@@ -159,7 +175,8 @@ def run(pipeline, questions: list[Question], *, mode: str = "cypher", backend: s
     out = {"questions": source, "mode": mode, "backend": backend_name, "hold_out_case": hold_out,
            "temperature": temperature, "accuracy": accuracy(items),
            "latency_ms": percentiles(i["timings_ms"]["total"] for i in items if i["timings_ms"]),
-           "refused": sum("error" in i for i in items), "items": items}
+           "refused": sum("error" in i for i in items),
+           "conflicts": conflict_counts(items, lambda i: not i["top1_linked"]), "items": items}
     if mode == "none" and backend_name == "grounded":
         out["note"] = ("mode 'none' with the grounded backend answers nothing (no retrieval, no LLM): "
                        "it is the paper's vanilla baseline only with an LLM backend")
@@ -179,6 +196,8 @@ def summary(result: dict[str, Any]) -> str:
     latency = result["latency_ms"]
     if latency["n"]:
         lines.append(f"  latency per question: p50 {latency['p50']:.0f} ms, p95 {latency['p95']:.0f} ms")
+    if "conflicts" in result:
+        lines.append(f"  {conflicts_line(result['conflicts'])}")
     if result["refused"]:
         lines.append(f"  {result['refused']} question(s) refused by the app's input checks (counted wrong)")
     if acc["llm_failures"]:

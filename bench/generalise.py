@@ -24,6 +24,7 @@ from typing import Any
 
 from bench.baseline import PlainBaseline
 from bench.devsets import DevCase, lopo_cases, simulated_cases
+from bench.diagnosis import conflict_counts, conflicts_line
 from bench.reliability import calibration, reliability_markdown
 from bench.results import variant_name
 from bench.runtime import percentiles, progress
@@ -103,7 +104,7 @@ def run_case(pipeline, baseline: PlainBaseline, case: DevCase) -> dict[str, Any]
             "ranker_top": diagnosis.answer.name if diagnosis.answer else None,
             "baseline_rank": position, "baseline_top": top,
             "ranker_ms": round(ranker_ms, 2), "baseline_ms": round(baseline_ms, 2),
-            "confidence": diagnosis.confidence,
+            "confidence": diagnosis.confidence, "conflicts": sorted({c.kind for c in diagnosis.conflicts}),
             "features": confidence_features(diagnosis, WEIGHTS["phenotype"]), "shape": case_shape(diagnosis)}
 
 
@@ -121,6 +122,7 @@ def cell(key: tuple[str, str, str], items: list[dict[str, Any]]) -> dict[str, An
             "ranker": shares(items, "ranker", options), "baseline": shares(items, "baseline", options),
             "ranker_latency_ms": percentiles(item["ranker_ms"] for item in items),
             "baseline_latency_ms": percentiles(item["baseline_ms"] for item in items),
+            "conflicts": conflict_counts(items, lambda item: item["ranker_rank"] != 1),
             # the baseline knows OMIM diseases only: its fair comparison is on these cases
             "omim_truth": {"n": len(omim), "ranker": shares(omim, "ranker", options),
                            "baseline": shares(omim, "baseline", options)}}
@@ -166,6 +168,10 @@ def summary(result: dict[str, Any]) -> str:
     if partial:  # where some truths are Orphanet diseases, which the baseline cannot name
         lines += ["", "Cases whose truth is an OMIM disease (the only kind the baseline knows):", "", *header]
         lines += [row(c, c["omim_truth"]) for c in partial]
+    named = [c for c in result["cells"] if c.get("conflicts", {}).get("answers")]
+    if named:
+        lines += ["", "Conflicts named (retrieval/conflicts.py):", *(
+            f"- {c['set']} {c['condition']} {c['split']}: {conflicts_line(c['conflicts'])}" for c in named)]
     for split, figures in result.get("calibration", {}).items():
         if figures:
             lines += ["", *reliability_markdown(f"Confidence of the top answer, {split}", figures)]

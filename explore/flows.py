@@ -12,10 +12,10 @@ Node ids travel as query parameters; nothing typed by a user enters a query's te
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from fpkg.names import short_variant
 from graphstore.store import GraphStore
 from retrieval.result import Link
 
@@ -75,7 +75,7 @@ def gene_flows(store: GraphStore, node_id: int, name: str, sources=SOURCES, min_
     flows = Flows(Node("gene", name), ("gene", "variant", "phenotype", "disease"))
     if "FPKG" in sources:
         for row in _run(store, flows, _PATIENTS["Genotype"] + _PATIENT_ROWS, node_id):
-            variant = Node("variant", _short_variant(row["variant"]))
+            variant = Node("variant", short_variant(row["variant"]))
             flows.counts[(flows.root, variant, "FPKG")] += 1
             for phenotype in row["phenotypes"] or [NO_PHENOTYPE]:
                 flows.counts[(variant, Node("phenotype", phenotype), "FPKG")] += 1
@@ -97,7 +97,7 @@ def disease_flows(store: GraphStore, node_id: int, name: str, sources=SOURCES, m
     if "FPKG" in sources:
         for row in _run(store, flows, _PATIENTS["Disease"] + _PATIENT_ROWS, node_id):
             gene = Node("gene", row["gene"])
-            variant = Node("variant", f"{row['gene']} {_short_variant(row['variant'])}")  # genes may share a c. name
+            variant = Node("variant", f"{row['gene']} {short_variant(row['variant'])}")  # genes may share a c. name
             for phenotype in row["phenotypes"] or [NO_PHENOTYPE]:
                 flows.counts[(flows.root, Node("phenotype", phenotype), "FPKG")] += 1
                 flows.counts[(Node("phenotype", phenotype), variant, "FPKG")] += 1
@@ -115,12 +115,6 @@ def disease_flows(store: GraphStore, node_id: int, name: str, sources=SOURCES, m
 def _run(store: GraphStore, flows: Flows, cypher: str, node_id: int) -> list[dict]:
     flows.queries.append(cypher)
     return store.query(cypher, {"id": node_id}, timeout_ms=QUERY_TIMEOUT_MS)
-
-
-def _short_variant(details: str) -> str:
-    """'c.2344_2347delTTGC; p. Leu782Thrfs*2 in exon 13' → 'c.2344_2347delTTGC' (a node label)."""
-    short = re.split(r";| \(| in exon", details or "")[0]
-    return " ".join(short.split()) or "unnamed variant"  # papers' odd spaces (U+2005) made plain
 
 
 def _trimmed(flows: Flows, min_count: int) -> Flows:

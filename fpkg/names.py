@@ -27,3 +27,10 @@ def normalise(text: str) -> str:
     """`fold_name` with plurals folded too, for looking names up in a vocabulary:
     'Low-set EARS' -> 'low set ear'."""
     return " ".join(fold_plural(word) for word in fold_name(text).split())
+
+
+def short_variant(details: str) -> str:
+    """A variant's HGVS name without what follows it: 'c.3159C > G ,p.Cys1053Trp, in exon 26' →
+    'c.3159C > G' (FPKG's `details` run on with the protein change and the exon)."""
+    short = re.split(r"[;,]| \(| in exon", details or "")[0]
+    return " ".join(short.split()) or "unnamed variant"  # papers' odd spaces (U+2005) made plain

@@ -18,7 +18,7 @@ from kg_dump.graph import Graph
 from kg_dump.hpo_layer import default_hpo_dir, load_hpo_layer, release_fingerprint
 from kg_dump.merge import merge_hpo, tag_fpkg_sources
 
-BUILD_VERSION = 2  # bump when the graph's shape changes, to force a rebuild
+BUILD_VERSION = 3  # bump when the graph's shape changes, to force a rebuild
 
 # (label, property) pairs that lookups and templates filter on.
 LOOKUP_INDEXES = [

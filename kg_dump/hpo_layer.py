@@ -24,7 +24,7 @@ from fpkg.errors import HpoError
 # Head or neck, eye, ear: the facial phenotypes' roots.
 FACIAL_ROOTS = ("HP:0000152", "HP:0000478", "HP:0000598")
 HPO_FILES = ("hp.obo", "phenotype.hpoa", "genes_to_phenotype.txt")
-CACHE_VERSION = 6
+CACHE_VERSION = 7
 
 # HPO frequency terms → a representative share of patients.
 FREQUENCY_TERMS = {
@@ -46,12 +46,15 @@ class HpoLayer:
     genes: dict[str, int] = field(default_factory=dict)  # symbol → NCBI gene id
     gene_phenotypes: list[tuple[str, str]] = field(default_factory=list)
     gene_diseases: list[tuple[str, str]] = field(default_factory=list)
+    # HPO's NOT annotations: a facial phenotype explicitly excluded for a disease (its annotated ones only)
+    disease_exclusions: list[tuple[str, str]] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
         return {"phenotypes": len(self.phenotypes), "diseases": len(self.diseases),
                 "genes": len(self.genes), "is_a": sum(len(p["parents"]) for p in self.phenotypes),
                 "disease_phenotype": len(self.disease_phenotypes),
-                "gene_phenotype": len(self.gene_phenotypes), "gene_disease": len(self.gene_diseases)}
+                "gene_phenotype": len(self.gene_phenotypes), "gene_disease": len(self.gene_diseases),
+                "disease_exclusion": len(self.disease_exclusions)}
 
 
 def default_hpo_dir() -> Path:
@@ -97,6 +100,7 @@ def _from_json(data: dict) -> HpoLayer:
     data["disease_phenotypes"] = [tuple(x) for x in data["disease_phenotypes"]]
     data["gene_phenotypes"] = [tuple(x) for x in data["gene_phenotypes"]]
     data["gene_diseases"] = [tuple(x) for x in data["gene_diseases"]]
+    data["disease_exclusions"] = [tuple(x) for x in data["disease_exclusions"]]
     return HpoLayer(**data)
 
 
@@ -202,6 +206,7 @@ def _read_disease_annotations(path: Path, facial_ids: set[str], layer: HpoLayer)
     """Facial annotations into `layer`; returns every disease's name (for gene-disease links)."""
     names: dict[str, str] = {}
     best: dict[tuple[str, str], float | None] = {}
+    excluded: set[tuple[str, str]] = set()
     with open(path, encoding="utf-8") as f:
         rows = csv.DictReader((line for line in f if not line.startswith("#")), delimiter="\t")
         for row in rows:
@@ -209,7 +214,10 @@ def _read_disease_annotations(path: Path, facial_ids: set[str], layer: HpoLayer)
             if not disease_id.startswith(("OMIM:", "ORPHA:")):
                 continue
             names.setdefault(disease_id, row["disease_name"].strip())
-            if row["aspect"] != "P" or row["qualifier"] == "NOT" or row["hpo_id"] not in facial_ids:
+            if row["aspect"] != "P" or row["hpo_id"] not in facial_ids:
+                continue
+            if row["qualifier"] == "NOT":
+                excluded.add((disease_id, row["hpo_id"]))
                 continue
             layer.diseases.setdefault(disease_id, names[disease_id])
             key = (disease_id, row["hpo_id"])
@@ -219,6 +227,7 @@ def _read_disease_annotations(path: Path, facial_ids: set[str], layer: HpoLayer)
     # kept with frequency 0 when every report says 0 of n patients (HPO lists them so too); the
     # differential and yes/no answers leave those out (retrieval/profiles.py, LINK_CHECKS)
     layer.disease_phenotypes = sorted((d, p, f) for (d, p), f in best.items())
+    layer.disease_exclusions = sorted((d, p) for d, p in excluded if d in layer.diseases)
     return names
 
 

@@ -81,6 +81,9 @@ class _Merger:
         self.report.added_relationships[rel_type] += 1
 
 
+EXCLUDES_SEPARATOR = ";"
+
+
 def merge_hpo(graph: Graph, layer: HpoLayer) -> MergeReport:
     """Adds `layer` to `graph` in place (FPKG nodes must already carry `source`)."""
     merger = _Merger(graph)
@@ -96,7 +99,20 @@ def merge_hpo(graph: Graph, layer: HpoLayer) -> MergeReport:
         merger.link(gene_ids[symbol], "Affect", phenotype_ids[hpo_id])
     for symbol, disease_id in layer.gene_diseases:
         merger.link(gene_ids[symbol], "Cause", disease_ids[disease_id])
+    _mark_exclusions(merger, layer, disease_ids)
     return merger.report
+
+
+def _mark_exclusions(merger: _Merger, layer: HpoLayer, disease_ids: dict[str, int]) -> None:
+    """HPO's NOT annotations as a Disease property, `excludes`: the excluded HPO ids joined by ';'.
+    A property, not a relationship: an excluded phenotype is no neighbour of the disease, and graph
+    walks (vector mode, its embeddings) must not treat it as one."""
+    excluded: dict[int, list[str]] = {}
+    for disease_id, hpo_id in layer.disease_exclusions:
+        excluded.setdefault(disease_ids[disease_id], []).append(hpo_id)
+    for node in merger.nodes_with("Disease"):
+        if node.id in excluded:  # (both lists for a disease under an OMIM and an ORPHA id)
+            node.properties["excludes"] = EXCLUDES_SEPARATOR.join(sorted(set(excluded[node.id])))
 
 
 def _merge_phenotypes(merger: _Merger, layer: HpoLayer) -> dict[str, int]:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from graphstore.store import GraphStore
 from retrieval.confidence import ConfidenceModel, case_shape
 from retrieval.confidence import features as confidence_features
+from retrieval.conflicts import CHECKED_DISEASES, Conflict, against_exclusions, co_carried, variant_vs_gene
 from retrieval.diagnosis_queries import DiagnosisEvidence, gather_evidence
 from retrieval.linking import EntityLinker
 from retrieval.ontology import PhenotypeOntology
@@ -80,6 +81,7 @@ class Diagnosis:
     options_not_in_graph: list[str] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
     confidence: float | None = None  # that the top answer is right (retrieval/confidence.py)
+    conflicts: list[Conflict] = field(default_factory=list)  # facts that disagree (retrieval/conflicts.py)
     information: float = 0.0  # the linked phenotypes' summed information content: how much they say
 
     @property
@@ -129,6 +131,7 @@ class DiagnosisRanker:
             notices.append("The graph holds no disease for this gene or these phenotypes.")
         diagnosis = Diagnosis(ranked, bool(case.options), links, evidence.triples_for(ranked), evidence.runs,
                               notices, missing)
+        self._check_conflicts(diagnosis, evidence, phenotypes, exclude_pmids)
         diagnosis.information = round(sum(float(self.ontology.ic[self.ontology.index[p]])
                                           for p in phenotypes if p in self.ontology.index), 4)
         values = confidence_features(diagnosis, WEIGHTS["phenotype"])
@@ -137,6 +140,19 @@ class DiagnosisRanker:
         diagnosis.timings_ms = {"linking": _ms(started, linked_at), "queries": _ms(linked_at, queried_at),
                                 "ranking": _ms(queried_at, time.perf_counter())}
         return diagnosis
+
+    def _check_conflicts(self, diagnosis: Diagnosis, evidence, phenotypes: list[int],
+                         exclude_pmids: frozenset[int]) -> None:
+        variant = next((lk for lk in diagnosis.links if lk.type == "MUTATION" and lk.node_id is not None), None)
+        found = variant_vs_gene(evidence, variant, self.twin_of)
+        carried, runs = co_carried(self.store, evidence, variant, self.twin_of, exclude_pmids)
+        top = [r.node_id for r in diagnosis.ranked[:CHECKED_DISEASES] if r.node_id is not None]
+        excluded, run = against_exclusions(self.store, top, phenotypes)
+        diagnosis.cypher += [*runs, run]
+        found += carried
+        # a held-out paper's exhibit is no evidence, so no conflict either
+        found += [c for c in excluded if not any(exclude_pmids.intersection(t.pmids) for t in c.triples)]
+        diagnosis.conflicts = found
 
     def _link(self, case: DiagnosisCase) -> tuple[list[Link], list[str]]:
         links: list[Link] = []

@@ -3,7 +3,8 @@
 With an LLM, its query goes through `check_cypher` and runs read-only with a time limit;
 errors go back to the LLM for at most two repairs — only when no template recognises the
 question: a repair round costs a CPU model seconds, and a template answer is already at
-hand — and an empty or failed result falls back to the templates. Every query run and every correction is kept with the evidence.
+hand — and an empty or failed result falls back to the templates. Every query run and every
+correction is kept with the evidence.
 """
 
 from __future__ import annotations

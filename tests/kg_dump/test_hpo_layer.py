@@ -202,3 +202,32 @@ def test_a_feature_seen_in_no_patient_keeps_frequency_zero(small_release, tmp_pa
     layer = load_hpo_layer(small_release, tmp_path / "cache")
     assert ("OMIM:999002", "HP:0000316", 0.0) in layer.disease_phenotypes  # HPO lists it; the ranker skips it
     assert ("OMIM:999001", "HP:0000316", 0.75) in layer.disease_phenotypes
+
+
+def test_not_annotations_become_the_diseases_exclusions(small_release, test_settings, tmp_path):
+    """HPO's NOT qualifier: a facial phenotype explicitly excluded for a disease; a property of the
+    disease node, never an Exhibit (and never a relationship a graph walk would follow)."""
+    from fpkg.config import Settings
+    from kg_dump.build import assemble_graph
+
+    hpoa = (small_release / "phenotype.hpoa").read_text()
+    excluded = ("OMIM:999003\tEye-sparing syndrome\t\tHP:0000478\tPMID:3\tPCS\t\t\t\t\tP\tHPO:x\n"
+                "OMIM:999003\tEye-sparing syndrome\tNOT\tHP:0000316\tPMID:3\tPCS\t\t\t\t\tP\tHPO:x\n"
+                "OMIM:999003\tEye-sparing syndrome\tNOT\tHP:0001250\tPMID:3\tPCS\t\t\t\t\tP\tHPO:x\n")
+    (small_release / "phenotype.hpoa").write_text(hpoa + excluded)
+    layer = load_hpo_layer(small_release, tmp_path / "cache")
+    assert layer.disease_exclusions == [("OMIM:999003", "HP:0000316")]  # facial only
+    assert ("OMIM:999003", "HP:0000316") not in {(d, p) for d, p, _ in layer.disease_phenotypes}
+    assert load_hpo_layer(small_release, tmp_path / "cache").disease_exclusions == layer.disease_exclusions  # cached
+    settings = Settings.from_env({"FPKG_DATA_DIR": str(test_settings.data_dir), "FPKG_CACHE_DIR": str(tmp_path),
+                                  "HPO_DATA_DIR": str(small_release)})
+    graph, _ = assemble_graph(settings)
+    [node] = [n for n in graph.nodes if n.properties.get("disease_id") == "OMIM:999003"]
+    assert node.properties["excludes"] == "HP:0000316"
+    assert not any(rel.type == "Excludes" for rel in graph.relationships)
+
+
+def test_the_shipped_release_excludes_some_facial_phenotypes(hpo_layer):
+    facial = {p["hpo_id"] for p in hpo_layer.phenotypes}
+    assert len(hpo_layer.disease_exclusions) > 50  # 74 in the 2025-01-16 release
+    assert all(d in hpo_layer.diseases and p in facial for d, p in hpo_layer.disease_exclusions)
