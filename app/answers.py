@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from fpkg.names import fold_name
 from llm.parse import parse_disease_answer, parse_option_answer
 from retrieval.diagnose import Diagnosis, RankedDisease
@@ -88,10 +90,27 @@ def facts_evidence(triples: list[Triple]) -> list[str]:
             for (head, relation), tails in groups.items() for i in range(0, len(tails), TAILS_PER_LINE)]
 
 
-def reply_to_prediction(reply: str, diagnosis: Diagnosis | None,
-                        options: dict[str, str] | None) -> RankedDisease | None:
+# Words that make a phrase a disease's name when the graph does not hold it (a newer disease).
+DISEASE_CUES = re.compile(r"syndrome|disease|disorder|dysplasia|deficiency|dystrophy|anomal|atresia|sequence|"
+                          r"(?:emia|osis|pathy|plasia|trophy|itis|oma|ism|\w{4,}ia)\b", re.IGNORECASE)
+
+
+def names_a_disease(phrase: str, linker: EntityLinker) -> bool:
+    """Whether a reply's phrase is a disease's name: one with a disease word, one the graph holds
+    (as written, a typo away, or its start: "Noonan", "CHARGE"). "I am not sure", or a refusal in
+    French, is none."""
+    if DISEASE_CUES.search(phrase):
+        return True
+    if linker.link(phrase, "DISEASE").method in ("exact", "synonym", "fuzzy"):
+        return True
+    start = fold_name(phrase)
+    return bool(start) and any(fold_name(name).startswith(start + " ") for name in linker.names("Disease"))
+
+
+def reply_to_prediction(reply: str, diagnosis: Diagnosis | None, options: dict[str, str] | None,
+                        linker: EntityLinker) -> RankedDisease | None:
     """The disease an LLM's reply names: an option letter or name, else a ranked candidate's
-    name, else the reply's own first line (a disease the graph may not hold)."""
+    name, else the reply's own first line when it is a disease's name (one the graph may not hold)."""
     ranked = diagnosis.ranked if diagnosis else []
     if options:
         letter = parse_option_answer(reply, options)
@@ -103,4 +122,6 @@ def reply_to_prediction(reply: str, diagnosis: Diagnosis | None,
     if not name:
         return None
     found = next((r for r in ranked if r.name == name), None)
+    if found is None and not names_a_disease(name, linker):
+        return None
     return found or RankedDisease(name, None, None, 0.0, in_graph=False)

@@ -236,7 +236,7 @@ class Pipeline:
             if result.llm_failed:  # the fallback is the graph's answer: never scored as the LLM's
                 result.predicted = None
             elif generator.is_llm or grounding is None:
-                result.predicted = reply_to_prediction(result.answer, grounding, options)
+                result.predicted = reply_to_prediction(result.answer, grounding, options, self.linker)
                 if result.predicted is None:
                     result.llm_failed = "the reply chose none of the options" if options else \
                         "the reply names no disease"

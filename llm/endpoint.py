@@ -116,6 +116,7 @@ class EndpointGenerator(Generator):
     def stream(self, request: GenerationRequest) -> Iterator[str]:
         with self._client() as client:
             chunks = self._call(client, request, stream=True)
+            replying = False
             try:
                 for chunk in chunks:
                     # Some servers send a role-only first chunk and a usage-only last one.
@@ -123,8 +124,12 @@ class EndpointGenerator(Generator):
                     delta = getattr(choices[0], "delta", None) if choices else None
                     content = getattr(delta, "content", None)
                     if content:
+                        replying = True
                         yield content
             except (httpx2.HTTPError, TextGenerationError, ValueError) as e:
+                if replying and isinstance(e, httpx2.TransportError):  # it was reached: it died mid-reply
+                    raise LLMUnavailable(f"the LLM endpoint {self.base_url} closed the connection in the middle "
+                                         f"of its reply ({type(e).__name__})") from e
                 raise self._translate(e) from e
 
     def _translate(self, error: Exception) -> LLMError:

@@ -91,6 +91,15 @@ class Handler(BaseHTTPRequestHandler):
             events.insert(3, "data: {not json\n\n")
         events.append("data: [DONE]\n\n")
         payload = "".join(events).encode()
+        if behaviour == "cut_stream":  # a server that dies mid-reply: half of what it announced, then closed
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload[: len(payload) // 2])
+            self.wfile.flush()
+            self.close_connection = True
+            return
         self._send(200, payload, content_type="text/event-stream")
 
 

@@ -1,8 +1,10 @@
-"""Evidence lines for an LLM's answer to a free question."""
+"""Evidence lines for an LLM's answer, and reading a disease back from its reply."""
 
 from __future__ import annotations
 
-from app.answers import TAILS_PER_LINE, facts_evidence
+import pytest
+
+from app.answers import TAILS_PER_LINE, facts_evidence, names_a_disease
 from llm.prompts import format_evidence
 from retrieval.result import Triple
 
@@ -26,3 +28,13 @@ def test_a_long_list_is_split_so_that_the_budget_cuts_between_lines():
     assert all(f"(Phenotype {i})" in every_tail for i in range(TAILS_PER_LINE * 2 + 1))
     single = "\n".join(t.text() for t in triples)
     assert len(format_evidence(lines)) < len(single) / 2  # the prompt the model reads is far shorter
+
+
+@pytest.mark.parametrize("phrase, named", [
+    ("Noonan", True), ("CHARGE", True), ("Treacher Collins", True), ("Down syndrome", True),
+    ("Zhang-Li syndrome", True), ("Hypophosphatasia", True),  # not in the graph, but a disease's name
+    ("I am not sure", False), ("More information is needed", False), ("Je ne sais pas", False),
+    ("抱歉，我无法确定", False), ("The patient likely has", False),
+])
+def test_a_reply_phrase_counts_as_a_disease_name_only_when_it_is_one(pipeline, phrase, named):
+    assert names_a_disease(phrase, pipeline.linker) is named
