@@ -92,7 +92,7 @@ def co_carried(store: GraphStore, evidence: DiagnosisEvidence, variant: Link | N
         recorded = Triple(other, "Cause", row["name"], -1, row["disease"], "Variation", "Disease", "FPKG (conflict)",
                           pmids)
         conflicts.append(Conflict("co_carried", text, (recorded,)))
-    return conflicts, [CypherRun(CO_CARRIED, params, origin="diagnosis:co_carried", rows=len(rows))]
+    return conflicts, [CypherRun(CO_CARRIED, params, origin="conflicts:co_carried", rows=len(rows))]
 
 
 def against_exclusions(store: GraphStore, diseases: list[int],
@@ -116,7 +116,7 @@ def against_exclusions(store: GraphStore, diseases: list[int],
             recorded = Triple(disease, "Exhibit", phenotype, row["disease"], row["phenotype"], "Disease",
                               "FacePhenotype", f"{row['exhibit']} (conflict)", pmids)
             conflicts.append(Conflict("exhibit_vs_excluded", text, (recorded, excluded)))
-    return conflicts, CypherRun(EXCLUDED, params, origin="diagnosis:exclusions", rows=len(rows))
+    return conflicts, CypherRun(EXCLUDED, params, origin="conflicts:exclusions", rows=len(rows))
 
 
 def _linked_by_hpo(evidence: DiagnosisEvidence) -> set[int]:

@@ -88,7 +88,7 @@ def test_hostile_llm_cypher_is_blocked_and_reported(pipeline, name, reply):
     else:
         assert sum("Blocked an LLM-written query" in notice for notice in result.notices) == RUNS
     # the templates still answer from the graph, and the LLM writes its answer from that
-    assert result.cypher[-1].origin == "template:phenotypes_of_disease" and result.triples
+    assert any(run.origin == "template:phenotypes_of_disease" for run in result.cypher) and result.triples
     assert result.answer == FINAL and not llm.replies
 
 
@@ -142,7 +142,7 @@ def test_injection_in_form_fields_runs_nothing(pipeline, case):
     llm, result = diagnose_obeying_llm(pipeline, case)
     prompt = llm.requests[0].messages[-1]["content"]
     assert any(word in prompt for word in ("Ignore", "ignore", "SYSTEM", "DELETE"))  # the LLM saw it
-    assert result.cypher and all(run.origin.startswith("diagnosis:") for run in result.cypher)
+    assert result.cypher and all(run.origin.startswith(("diagnosis:", "conflicts:")) for run in result.cypher)
     assert all("$" in run.query and "DELETE" not in run.query.upper() for run in result.cypher)
     assert result.ranked
     if case.gene == "CHD7":  # the graph's ranking is intact (an injected gene field is an unknown gene)
