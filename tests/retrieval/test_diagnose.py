@@ -10,6 +10,7 @@ import pytest
 
 from fpkg.names import normalise
 from retrieval.diagnose import DiagnosisCase
+from retrieval.diagnosis_queries import held_out_nodes
 from retrieval.options import split_question
 from retrieval.vocabulary import split_names
 
@@ -160,3 +161,15 @@ def test_an_option_not_in_the_graph_that_names_the_gene_gets_the_genes_weight(pi
     assert by_option["B"].parts == {"gene": 2.0} and not by_option["B"].in_graph
     # CHD7 supports no option the graph holds: the other unknown option is possible by elimination
     assert by_option["C"].parts == {"elimination": 1.0} and diagnosis.answer.option == "B"
+
+
+def test_a_held_out_papers_variants_and_patients_leave_vector_evidence_too(pipeline):
+    """Vector mode's variant and patient triples carry no PMID: the paper's own nodes are what
+    mark them (its article, patients and their variants)."""
+    pmid = 26551301  # CHARGE's case in the Publication set
+    held = held_out_nodes(pipeline.store, frozenset({pmid}))
+    touches = lambda t: t.head_id in held or t.tail_id in held  # noqa: E731
+    assert any(touches(t) for t in pipeline.diagnose(CHARGE, mode="vector").triples)  # the paper's own facts
+    result = pipeline.diagnose(CHARGE, mode="vector", exclude_pmids=frozenset({pmid}))
+    assert result.triples and not any(touches(t) for t in result.triples)
+    assert held_out_nodes(pipeline.store, frozenset()) == frozenset()
