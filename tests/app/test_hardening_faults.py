@@ -130,6 +130,23 @@ def test_llm_endpoint_slower_than_its_timeout(pipeline, llm_stall):
     assert asked == 1  # one request, given up on at its timeout, not retried
 
 
+def through_endpoint(pipeline, behaviour: str = "ok", reply: str | None = None,
+                     question: str | None = None) -> PipelineResult:
+    """CHARGE diagnosed (or `question` asked) through a loopback OpenAI-compatible server that
+    behaves so (tests/openai_server.py) and replies `reply`."""
+    with running_server() as server:
+        server.behaviour = behaviour
+        if reply is not None:
+            server.reply = reply
+        answering = with_endpoint(pipeline, server.url)
+        try:
+            if question is not None:
+                return answering.ask(question, backend="endpoint")
+            return answering.diagnose(CHARGE, backend="endpoint")
+        finally:
+            clear_cache()
+
+
 @pytest.mark.parametrize("behaviour, reply, says", [
     ("500", None, "HTTP 500"),
     # a streamed reply that is one broken JSON body, or a body without choices, carries no text
@@ -140,27 +157,15 @@ def test_llm_endpoint_slower_than_its_timeout(pipeline, llm_stall):
     ("ok", " \n\t ", "empty reply"),
 ])
 def test_llm_endpoint_answering_garbage(pipeline, behaviour, reply, says):
-    with running_server() as server:
-        server.behaviour = behaviour
-        if reply is not None:
-            server.reply = reply
-        try:
-            result = with_endpoint(pipeline, server.url).diagnose(CHARGE, backend="endpoint")
-        finally:
-            clear_cache()
+    result = through_endpoint(pipeline, behaviour, reply)
     grounded_with_notice(result)
     assert any(says in n for n in result.notices), result.notices
 
 
 def test_llm_endpoint_closing_the_connection_mid_reply(pipeline):
     """Half of the streamed reply, then the server is gone: the half is not taken for an answer."""
-    with running_server() as server:
-        server.behaviour = "cut_stream"
-        server.reply = "CHARGE syndrome is the most likely diagnosis given the coloboma and the ears."
-        try:
-            result = with_endpoint(pipeline, server.url).diagnose(CHARGE, backend="endpoint")
-        finally:
-            clear_cache()
+    result = through_endpoint(pipeline, "cut_stream",
+                              "CHARGE syndrome is the most likely diagnosis given the coloboma and the ears.")
     grounded_with_notice(result)
     assert result.predicted is None and result.llm_failed
     assert any("closed the connection in the middle of its reply" in n for n in result.notices), result.notices
@@ -170,12 +175,7 @@ def test_llm_endpoint_closing_the_connection_mid_reply(pipeline):
                                    "I am not sure; more tests are needed.", "抱歉，我无法确定。"])
 def test_an_llm_reply_naming_no_disease_is_no_prediction(pipeline, reply):
     """A reply in another language, or one that names nothing: shown, never scored as a diagnosis."""
-    with running_server() as server:
-        server.reply = reply
-        try:
-            result = with_endpoint(pipeline, server.url).diagnose(CHARGE, backend="endpoint")
-        finally:
-            clear_cache()
+    result = through_endpoint(pipeline, reply=reply)
     assert result.done and result.answer.startswith(reply)
     assert result.predicted is None and result.llm_failed == "the reply names no disease"
     assert any("could not be read as an answer: the reply names no disease" in n for n in result.notices)
@@ -184,12 +184,7 @@ def test_an_llm_reply_naming_no_disease_is_no_prediction(pipeline, reply):
 @pytest.mark.parametrize("behaviour", ["bad_json", "no_choices", "500"])
 def test_free_question_with_an_llm_answering_garbage(pipeline, behaviour):
     """The LLM writes no usable query and no answer: the templates and the grounded writer answer."""
-    with running_server() as server:
-        server.behaviour = behaviour
-        try:
-            result = with_endpoint(pipeline, server.url).ask(CROUZON_Q, backend="endpoint")
-        finally:
-            clear_cache()
+    result = through_endpoint(pipeline, behaviour, question=CROUZON_Q)
     assert "Hypertelorism" in result.answer and any(run.origin.startswith("template:") for run in result.cypher)
     assert any("could not write a query" in n for n in result.notices)
     assert any(LLM_FAILED in n and "grounded answer" in n for n in result.notices), result.notices
