@@ -27,7 +27,7 @@ EXPORT_MAX_AGE_S = 3600
 
 
 def explore(pipeline: Pipeline, name: str, sources: list[str] | None, min_count: float | None) -> tuple:
-    """(message, figure, table rows, HTML file) for the gene or disease `name`."""
+    """(message, figure, table rows, HTML file, the Cypher that ran) for the gene or disease `name`."""
     try:
         text, chosen, minimum = _checked(name, sources, min_count)
         root = find_root(pipeline.linker, text)
@@ -45,13 +45,17 @@ def explore(pipeline: Pipeline, name: str, sources: list[str] | None, min_count:
     if not flows.counts:
         message = (f"**{root.name}** ({kind}){matched}: nothing from {' or '.join(chosen)} with a count of at "
                    f"least {minimum}.")
-        return message, None, [], None
+        return message, None, [], None, _cypher(flows.queries, root.node_id)
     figure = sankey_figure(flows)
     origins = sorted({origin for _, _, origin, _ in flows.links()})
     lines = [f"**{root.name}** ({kind}){matched}: {len(flows.nodes())} nodes, {len(flows.counts)} links from "
              f"{' and '.join(origins)}. FPKG counts are patients; HPO counts annotations. Hover for counts; the "
              "toolbar's camera saves a PNG.", *(f"- {notice}" for notice in flows.notices)]
-    return "\n".join(lines), figure, table_rows(flows), _export(figure, root.name)
+    return "\n".join(lines), figure, table_rows(flows), _export(figure, root.name), _cypher(flows.queries, root.node_id)
+
+
+def _cypher(queries: list[str], node_id: int) -> str:
+    return "\n\n".join(f"```cypher\n{query}\n```\n`$id = {node_id}`" for query in queries)
 
 
 def _checked(name: object, sources: object, min_count: object) -> tuple[str, tuple[str, ...], int]:
@@ -104,5 +108,7 @@ def build_tab(pipeline: Pipeline) -> None:
             html = gr.File(label="Interactive HTML", elem_id="explore-html")
     table = gr.Dataframe(headers=TABLE_HEADERS, label="The same links as a table", interactive=False, wrap=True,
                          elem_id="explore-table", max_height=400)
-    submit.click(functools.partial(explore, pipeline), [name, sources, min_count], [message, plot, table, html],
-                 api_name="explore", concurrency_id="pipeline")
+    with gr.Accordion("Cypher that ran", open=False):
+        cypher = gr.Markdown("", elem_id="explore-cypher")
+    submit.click(functools.partial(explore, pipeline), [name, sources, min_count],
+                 [message, plot, table, html, cypher], api_name="explore", concurrency_id="pipeline")

@@ -35,21 +35,17 @@ _PATIENT_ROWS = ("OPTIONAL MATCH (p:FacePhenotype)-[:with_FP]->(s) "
                  "OPTIONAL MATCH (v)-[:Cause]->(d:Disease) "
                  "RETURN s.nid AS patient, g.geneName AS gene, v.details AS variant, "
                  "collect(DISTINCT p.phenotypeName) AS phenotypes, collect(DISTINCT d.dname) AS diseases")
-# HPO's annotations: a gene's diseases and the facial phenotypes both share, or a disease's.
-_ANNOTATIONS = {
-    "Genotype": "MATCH (g:Genotype)-[c:Cause]->(d:Disease)-[e:Exhibit]->(p:FacePhenotype)<-[a:Affect]-(g) "
-                "WHERE g.nid = $id AND c.source CONTAINS 'HPO' AND e.source CONTAINS 'HPO' "
-                "RETURN g.geneName AS gene, p.phenotypeName AS phenotype, d.dname AS disease",
-    "Disease": "MATCH (g:Genotype)-[c:Cause]->(d:Disease)-[e:Exhibit]->(p:FacePhenotype)<-[a:Affect]-(g) "
-               "WHERE d.nid = $id AND c.source CONTAINS 'HPO' AND e.source CONTAINS 'HPO' "
-               "RETURN g.geneName AS gene, p.phenotypeName AS phenotype, d.dname AS disease",
-}
+# HPO's annotations: a gene's diseases and the facial phenotypes both share (root g), or a disease's (d).
+_ANNOTATIONS = ("MATCH (g:Genotype)-[c:Cause]->(d:Disease)-[e:Exhibit]->(p:FacePhenotype)<-[a:Affect]-(g) "
+                "WHERE {root}.nid = $id AND c.source CONTAINS 'HPO' AND e.source CONTAINS 'HPO' "
+                "RETURN g.geneName AS gene, p.phenotypeName AS phenotype, d.dname AS disease")
 
 
 @dataclass(frozen=True)
 class Node:
     kind: str  # gene, variant, phenotype, disease
     name: str
+    merged: bool = False  # "N other ...": the nodes under the minimum count or beyond a column's cap
 
 
 @dataclass
@@ -65,7 +61,7 @@ class Flows:
     def nodes(self) -> list[Node]:
         seen = dict.fromkeys(node for (source, target, _) in self.counts for node in (source, target))
         order = {kind: i for i, kind in enumerate(self.columns)}
-        return sorted(seen, key=lambda node: (order[node.kind], " other " in node.name, node.name.lower()))
+        return sorted(seen, key=lambda node: (order[node.kind], node.merged, node.name.lower()))
 
     def links(self) -> list[tuple[Node, Node, str, int]]:
         return [(source, target, origin, n) for (source, target, origin), n in self.counts.items()]
@@ -83,7 +79,7 @@ def gene_flows(store: GraphStore, node_id: int, name: str, sources=SOURCES, min_
                     flows.counts[(Node("phenotype", phenotype), Node("disease", disease), "FPKG")] += 1
     if "HPO" in sources:
         step = Node("variant", HPO_STEP)
-        for row in _run(store, flows, _ANNOTATIONS["Genotype"], node_id):
+        for row in _run(store, flows, _ANNOTATIONS.format(root="g"), node_id):
             phenotype = Node("phenotype", row["phenotype"])
             flows.counts[(step, phenotype, "HPO")] = 1
             flows.counts[(phenotype, Node("disease", row["disease"]), "HPO")] = 1
@@ -103,7 +99,7 @@ def disease_flows(store: GraphStore, node_id: int, name: str, sources=SOURCES, m
                 flows.counts[(Node("phenotype", phenotype), variant, "FPKG")] += 1
             flows.counts[(variant, gene, "FPKG")] += 1
     if "HPO" in sources:
-        for row in _run(store, flows, _ANNOTATIONS["Disease"], node_id):
+        for row in _run(store, flows, _ANNOTATIONS.format(root="d"), node_id):
             phenotype, step = Node("phenotype", row["phenotype"]), Node("variant", HPO_STEP)
             gene = Node("gene", row["gene"])
             flows.counts[(flows.root, phenotype, "HPO")] = 1
@@ -130,7 +126,7 @@ def _trimmed(flows: Flows, min_count: int) -> Flows:
         kept = [node for node in column if support[node] >= min_count][:MAX_NODES_PER_COLUMN]
         rest = [node for node in column if node not in set(kept)]
         if rest:
-            other = Node(kind, f"{len(rest)} other {kind}s")
+            other = Node(kind, f"{len(rest)} other {kind}s", merged=True)
             merged.update((node, other) for node in rest)
             flows.notices.append(f"{len(rest)} of {len(column)} {kind}s (under the minimum count of {min_count}, "
                                  f"or beyond the {MAX_NODES_PER_COLUMN} best-supported) are merged into "

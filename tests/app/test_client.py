@@ -81,7 +81,8 @@ def test_input_errors_come_back_as_plain_messages(client):
 
 
 def test_explore_returns_the_sankey_table_and_html(client):
-    message, plot, table, html = client.predict("Kabuki syndrome 2", ["FPKG", "HPO"], 1, api_name="/explore")
+    message, plot, table, html, cypher = client.predict("Kabuki syndrome 2", ["FPKG", "HPO"], 1, api_name="/explore")
+    assert cypher.count("```cypher") == 2 and "$id" in cypher  # the patients' query and HPO's
     assert message.startswith("**Kabuki syndrome 2 (KS2)** (disease) (matched from 'Kabuki syndrome 2')")
     figure = json.loads(plot["plot"])
     assert figure["data"][0]["type"] == "sankey" and "KDM6A" in figure["data"][0]["node"]["label"]
