@@ -43,8 +43,8 @@ def explore(pipeline: Pipeline, name: str, sources: list[str] | None, min_count:
     kind = "gene" if root.label == "Genotype" else "disease"
     matched = "" if root.method == "exact" else f" (matched from {text!r})"
     if not flows.counts:
-        message = (f"**{root.name}** ({kind}){matched}: nothing from {' or '.join(chosen)} with a count of at "
-                   f"least {minimum}.")
+        tried = " or ".join(dict.fromkeys((*chosen, "HPO")))  # FPKG alone falls back on HPO (flows_for)
+        message = f"**{root.name}** ({kind}){matched}: {tried} has nothing to draw for it."
         return message, None, [], None, _cypher(flows.queries, root.node_id)
     figure = sankey_figure(flows)
     origins = sorted({origin for _, _, origin, _ in flows.links()})

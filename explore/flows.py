@@ -156,6 +156,8 @@ def flows_for(store: GraphStore, root: Link, sources=SOURCES, min_count: int = 1
     build = gene_flows if root.label == "Genotype" else disease_flows
     flows = build(store, root.node_id, root.name, sources, min_count)
     if not flows.counts and tuple(sources) == ("FPKG",):
+        asked = flows.queries
         flows = build(store, root.node_id, root.name, ("HPO",), min_count)
+        flows.queries[:0] = asked
         flows.notices.insert(0, f"FPKG has no published patient for {root.name}: HPO's annotations are shown.")
     return flows

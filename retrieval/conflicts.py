@@ -2,7 +2,7 @@
 
 - variant vs gene: FPKG publishes the patient's own variant as causing a disease that HPO does not
   link to the gene, while HPO links the gene to other diseases (an ORPHA/OMIM twin counts as the
-  same disease). Two of the Publication set's misses are exactly this.
+  same disease).
 - the same patient, two diseases: FPKG's published patient with the patient's variant carries another
   variant, recorded as causing another disease (the Publication set's two misses: a question gives
   one variant of such a patient and the other variant's disease as the answer).

@@ -100,3 +100,11 @@ def test_explore_returns_the_sankey_table_and_html(client):
 def test_explore_bad_input_is_told_plainly(client, name, sources, min_count, told):
     with pytest.raises(AppError, match=told):
         client.predict(name, sources, min_count, api_name="/explore")
+
+
+def test_explore_with_nothing_to_draw_says_so(client, pipeline):
+    name = pipeline.store.query("MATCH (d:Disease) WHERE NOT (:Genotype)-[:Cause]->(d) "
+                                "AND NOT (:Variation)-[:Cause]->(d) RETURN d.dname AS name ORDER BY d.nid LIMIT 1")[0]
+    message, plot, table, html, cypher = client.predict(name["name"], ["FPKG"], 1, api_name="/explore")
+    assert message.endswith("FPKG or HPO has nothing to draw for it.") and plot is None and html is None
+    assert cypher.count("```cypher") == 2  # both were asked
