@@ -196,7 +196,7 @@ def summary(result: dict[str, Any]) -> str:
     latency = result["latency_ms"]
     if latency["n"]:
         lines.append(f"  latency per question: p50 {latency['p50']:.0f} ms, p95 {latency['p95']:.0f} ms")
-    if "conflicts" in result:
+    if result.get("conflicts", {}).get("answers"):
         lines.append(f"  {conflicts_line(result['conflicts'])}")
     if result["refused"]:
         lines.append(f"  {result['refused']} question(s) refused by the app's input checks (counted wrong)")
