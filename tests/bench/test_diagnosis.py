@@ -80,6 +80,19 @@ def test_any_csv_with_extra_columns_held_out_and_vector(capsys, pipeline, tmp_pa
     assert all("vector_retrieval" in item["timings_ms"] for item in out["items"])
 
 
+def test_conflicts_are_counted_with_the_wrong_answers_they_explain(capsys, pipeline, tmp_path):
+    source = read_questions(pipeline.settings.data_dir / "datasets" / "Publication_patient_question_withoutchoices.csv")
+    chosen = [next(q for q in source if q.true_answer == answer) for answer in ("Beals syndrome", "CHARGE syndrome")]
+    path = write_csv(tmp_path / "two.csv", ["True_answer", "Patient_question"],
+                     [[q.true_answer, q.text] for q in chosen])
+    out = run_json(capsys, ["diagnosis", "--questions", str(path), "--results-dir", str(tmp_path)], pipeline)
+    by_answer = {item["true_answer"]: item for item in out["items"]}
+    beals = by_answer["Beals syndrome"]
+    assert beals["conflicts"] == ["co_carried"] and not beals["top1_linked"]
+    assert by_answer["CHARGE syndrome"]["conflicts"] == [] and by_answer["CHARGE syndrome"]["top1_linked"]
+    assert out["conflicts"] == {"answers": 1, "by_kind": {"co_carried": 1}, "wrong": 1, "wrong_with_conflict": 1}
+
+
 def test_clear_errors(capsys, pipeline, tmp_path):
     no_answer = write_csv(tmp_path / "bad.csv", ["Patient_question"], [["a question"]])
     assert main(["diagnosis", "--questions", str(no_answer), "--torch-threads", "0"], pipeline=pipeline) == 2
