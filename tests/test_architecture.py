@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("fpkg", "graphstore", "kg_dump", "retrieval", "llm", "ner", "app", "bench", "hf_card")
+PACKAGES = ("fpkg", "graphstore", "kg_dump", "retrieval", "explore", "llm", "ner", "app", "bench", "hf_card")
 SCRIPTS = ("space_app.py",)
 ALL_TOP = (*PACKAGES, *(Path(script).stem for script in SCRIPTS))
 
@@ -23,6 +23,7 @@ FORBIDDEN = {
     "kg_dump": {"retrieval", "llm", "ner", "app", "bench", "hf_card"},
     "graphstore": {"retrieval", "llm", "ner", "app", "bench", "hf_card"},
     "retrieval": {"app", "bench"},
+    "explore": {"llm", "ner", "app", "bench", "hf_card"},  # the graph's flows: read by the app, not a client of it
     "llm": {"app", "bench"},
 }
 ROOT_ERROR = ("fpkg/errors.py", "FpkgError")
