@@ -54,7 +54,7 @@ class PipelineResult:
     notices: list[str] = field(default_factory=list)
     selective: bool = False
     confidence: float | None = None  # that the graph's top-ranked answer is right
-    conflicts: list[Conflict] = field(default_factory=list)  # facts behind a diagnosis that disagree
+    conflicts: list[Conflict] = field(default_factory=list)  # facts behind the answer that disagree
     llm_failed: str | None = None  # why the LLM gave no usable answer (the grounded one is shown)
     llm_query: str | None = None  # what became of the LLM's Cypher query (RetrievalResult.llm_query)
     case: DiagnosisCase | None = None
