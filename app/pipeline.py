@@ -195,7 +195,8 @@ class Pipeline:
             retrieved.timings_ms[f"{mode}_retrieval"] = retrieved.timings_ms.pop("total")
         _take(result, retrieved)
         self._check_exhibits(result)
-        evidence = ([retrieved.lead] if retrieved.lead else []) + facts_evidence(retrieved.triples)
+        evidence = [*([retrieved.lead] if retrieved.lead else []), *(c.text for c in result.conflicts),
+                    *facts_evidence(retrieved.triples)]
         yield from self._answer(result, generator, ask_messages(question, evidence, self.evidence_chars),
                                 retrieved, temperature, seed, None)
 

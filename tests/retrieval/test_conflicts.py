@@ -7,6 +7,10 @@ from retrieval.conflicts import against_exclusions, variant_vs_gene
 from retrieval.diagnose import DiagnosisCase
 from retrieval.diagnosis_queries import DiagnosisEvidence
 from retrieval.result import Link
+from tests.fake_llm import ScriptedLLM
+from tests.hardening_support import with_generator
+
+RETURN_NOTHING = "MATCH (d:Disease) WHERE d.dname = 'No such disease' RETURN d.dname"
 
 VARIANT = Link("c.1A>G", "MUTATION", 7, "Variation", "c.1A>G; p.Met1?", 1.0, "exact")
 # The Publication set's question for PMID 32534992: its FBN1 variant's carrier also has an FBN2
@@ -72,3 +76,7 @@ def test_an_answer_listing_a_phenotype_hpo_excludes_says_so(pipeline):
     assert [t.source for t in result.triples[:2]] == ["HPO (conflict)", "HPO NOT (conflict)"]
     plain = pipeline.ask("What facial phenotypes are associated with Crouzon syndrome?")
     assert "⚠" not in plain.answer and not plain.conflicts
+    llm = ScriptedLLM([RETURN_NOTHING, "A short answer."])  # its query finds nothing: the template answers
+    asked = with_generator(pipeline, llm).ask(f"What facial phenotypes are associated with {row['name']}?")
+    assert "HPO excludes it" in llm.requests[-1].messages[-1]["content"]  # the LLM is told, too
+    assert asked.answer.startswith("A short answer.") and "⚠ Sources disagree" in asked.answer
