@@ -53,9 +53,10 @@ def variant_vs_gene(evidence: DiagnosisEvidence, variant: Link | None, twin_of: 
     if not named:
         return []  # HPO links the gene to nothing: no disagreement, only a gap
     listed = ", ".join(named[:MAX_NAMED]) + (f" and {len(named) - MAX_NAMED} more" if len(named) > MAX_NAMED else "")
+    agreeing = _with_twins(by_hpo, twin_of)
     conflicts = []
     for disease, pmids in sorted(evidence.variant_diseases.items()):
-        if disease in _with_twins(by_hpo, twin_of):
+        if disease in agreeing:
             continue
         name, cited = evidence.diseases[disease]["name"], tuple(sorted(p for p in pmids if p))
         text = (f"Sources disagree: FPKG publishes the patient's variant {short_variant(variant.name)} as causing "
@@ -80,12 +81,13 @@ def co_carried(store: GraphStore, evidence: DiagnosisEvidence, variant: Link | N
     own_variant = short_variant(variant.name)
     mine = f" is recorded as causing {', '.join(own_names)}" if own_names else " is recorded with no disease"
     gene = evidence.gene[1] if evidence.gene else "the patient's gene"
+    by_hpo = _linked_by_hpo(evidence)
     conflicts = []
     for row in rows:
         if row["disease"] in own or row["pmid"] in exclude_pmids:
             continue
         other = f"{row['gene']} {short_variant(row['other'])}"
-        hpo = "" if row["disease"] in _linked_by_hpo(evidence) else f"; HPO does not link {gene} to {row['name']}"
+        hpo = "" if row["disease"] in by_hpo else f"; HPO does not link {gene} to {row['name']}"
         text = (f"Two diseases for one patient: FPKG's published patient with {own_variant} (PMID {row['pmid']}) "
                 f"also carries {other}, recorded as causing {row['name']}, while {own_variant}{mine}{hpo}.")
         pmids = (row["pmid"],) if row["pmid"] else ()
