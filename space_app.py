@@ -16,16 +16,19 @@ if importlib.util.find_spec("spaces") is not None:
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
 from app.__main__ import default_host  # noqa: E402 - after spaces, as ZeroGPU requires
+from app.access import Access  # noqa: E402
 from app.pipeline import Pipeline  # noqa: E402
 from app.ui import build_demo  # noqa: E402
-from fpkg.config import Settings  # noqa: E402
+from fpkg.config import Settings, access_settings  # noqa: E402
 from llm.factory import make_generator  # noqa: E402
 
 settings = Settings.from_env()
 pipeline = Pipeline.start(settings)
 if settings.llm_backend == "local":
     make_generator(settings)  # the weights load now, not inside a request
-demo = build_demo(pipeline)
+access = Access(access_settings(settings))  # on a Space with `hf_oauth: true`: Sign in with Hugging Face
+demo = build_demo(pipeline, access)
 
 if __name__ == "__main__":
-    demo.launch(server_name=default_host(), server_port=int(os.environ.get("PORT", "7860")), ssr_mode=False)
+    demo.launch(server_name=default_host(), server_port=int(os.environ.get("PORT", "7860")), ssr_mode=False,
+                auth_dependency=None if access.anonymous else access.gradio_user)

@@ -3,6 +3,7 @@
     python -m app                      # http://127.0.0.1:7860
     python -m app --host 0.0.0.0 --port 8080
     python -m app --warm-up            # build graph and indexes, run one query per mode, exit
+    python -m app users add|remove|list  # the users file (accounts/cli.py)
 
 The server binds 127.0.0.1 unless told otherwise; in a container (FPKG_IN_CONTAINER=1, as the
 Dockerfile sets) or on a Hugging Face Space (SPACE_ID set) it binds 0.0.0.0. `GET /healthz` answers
@@ -85,6 +86,12 @@ def exit_on_sigterm(signum: int, _frame) -> None:
 
 @reports_errors()
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["users"]:
+        from accounts.cli import main as users_main
+        from fpkg.config import Settings, access_settings
+
+        return users_main(argv[1:], access_settings(Settings.from_env()))
     args = parse_args(argv)
     host, port = args.host or default_host(), args.port or default_port()  # flags win
     signal.signal(signal.SIGTERM, exit_on_sigterm)
@@ -132,12 +139,21 @@ def serve(pipeline, host: str, port: int, progress) -> None:
     from fastapi import FastAPI
     from fastapi.responses import JSONResponse
 
+    from app import signin
     from app.about import ner_in_use
+    from app.access import Access
     from app.ui import build_demo, vector_ready, warm_vector
+    from fpkg.config import access_settings
 
+    access = Access(access_settings(pipeline.settings))
+    if not access.anonymous and not (access.password_sign_in or access.hf_oauth):
+        raise SettingsError(f"FPKG_ANONYMOUS=off, but nobody can sign in: {access.users.path} holds no user with a "
+                            "password. Add one with `python -m app users add NAME --role admin`.")
     progress("building the interface")
-    demo = build_demo(pipeline)
+    demo = build_demo(pipeline, access)
     app = FastAPI()
+    if not access.hf_oauth:
+        signin.add_routes(app, access)
 
     @app.get("/healthz")
     def healthz() -> JSONResponse:
@@ -147,7 +163,9 @@ def serve(pipeline, host: str, port: int, progress) -> None:
                              "ner": ner_in_use(pipeline)},
                             status_code=200 if healthy else 503)
 
-    app = gr.mount_gradio_app(app, demo, path="", ssr_mode=False, footer_links=["api", "gradio"])
+    # With anonymous use off, Gradio answers 401 to any request that `gradio_user` lets not in.
+    app = gr.mount_gradio_app(app, demo, path="", ssr_mode=False, footer_links=["api", "gradio"],
+                              auth_dependency=None if access.anonymous else access.gradio_user)
     # The vector index loads in the background (seconds from the cache): the page answers at once
     # and a first vector-mode request waits for it.
     def load_vector_index() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.access import Access
 from app.pipeline import Pipeline
 from kg_dump.data_files import UPSTREAM_COMMIT, UPSTREAM_REPO
 from ner.model_choice import choose_model
@@ -44,7 +45,28 @@ def ner_in_use(pipeline: Pipeline) -> str:
     return "rules only"
 
 
-def about_markdown(pipeline: Pipeline) -> str:
+def access_markdown(access: Access) -> str:
+    """Who may use this instance and where history goes (the operator's settings)."""
+    if access.hf_oauth:
+        sign_in = "with Hugging Face (roles from the users file; anyone else signed in is a viewer)"
+    elif access.password_sign_in:
+        sign_in = "with a user name and password (the users file; `python -m app users`)"
+    else:
+        sign_in = "not offered (no users file with a password)"
+    anonymous = ("may read, diagnose and explore" if access.anonymous
+                 else "may not use this instance: sign in first")
+    return f"""\
+## Users and history
+
+Sign-in: {sign_in}. People who are not signed in {anonymous}. Roles: **viewer** (ask, diagnose,
+explore), **curator** (also review and merge curated facts), **admin** (also undo merges, manage
+users, read the audit log); checked on the server for every request, the API included.
+
+History: kept **{access.history_where()}**.
+"""
+
+
+def about_markdown(pipeline: Pipeline, access: Access | None = None) -> str:
     counts = pipeline.store.counts()
     schema = pipeline.store.schema()
     labels = "\n".join(f"| {label} | {n:,} |" for label, n in sorted(counts["nodes"].items(), key=lambda x: -x[1]))
@@ -82,6 +104,7 @@ LLM backend, or by the grounded writer straight from the evidence when no LLM is
 
 {SOURCES.format(hpo_release=hpo_release_text(pipeline))}
 
+{access_markdown(access) if access else ""}
 The app's own code is MIT licensed.
 
 {DISCLAIMER}

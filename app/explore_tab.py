@@ -5,7 +5,6 @@ The figure is Plotly's: its toolbar exports a PNG in the browser; the HTML expor
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import tempfile
 import time
@@ -13,6 +12,8 @@ from pathlib import Path
 
 import gradio as gr
 
+from app.access import Access, allow
+from app.gradio_bind import bind
 from app.pipeline import Pipeline
 from app.validation import MAX_FIELD_CHARS, clean_text
 from explore.flows import SOURCES, find_root, flows_for
@@ -26,8 +27,10 @@ EXPORT_DIR = Path(tempfile.gettempdir()) / "fpkg-rag-explore"
 EXPORT_MAX_AGE_S = 3600
 
 
-def explore(pipeline: Pipeline, name: str, sources: list[str] | None, min_count: float | None) -> tuple:
+def explore(pipeline: Pipeline, name: str, sources: list[str] | None, min_count: float | None,
+            request: gr.Request = None, access: Access | None = None) -> tuple:
     """(message, figure, table rows, HTML file, the Cypher that ran) for the gene or disease `name`."""
+    allow(access, request, "explore")
     try:
         text, chosen, minimum = _checked(name, sources, min_count)
         root = find_root(pipeline.linker, text)
@@ -89,7 +92,7 @@ def _export(figure, name: str) -> str:
     return str(write_html(figure, path))
 
 
-def build_tab(pipeline: Pipeline) -> None:
+def build_tab(pipeline: Pipeline, access: Access) -> None:
     """The tab's components and its `/explore` endpoint, inside the app's Blocks."""
     with gr.Row():
         with gr.Column(scale=1):
@@ -110,5 +113,5 @@ def build_tab(pipeline: Pipeline) -> None:
                          elem_id="explore-table", max_height=400)
     with gr.Accordion("Cypher that ran", open=False):
         cypher = gr.Markdown("", elem_id="explore-cypher")
-    submit.click(functools.partial(explore, pipeline), [name, sources, min_count],
+    submit.click(bind(explore, pipeline, access=access), [name, sources, min_count],
                  [message, plot, table, html, cypher], api_name="explore", concurrency_id="pipeline")

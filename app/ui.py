@@ -1,23 +1,26 @@
 """The Gradio app: a Diagnosis tab (a case form), an Ask tab (a free question), an Explore tab (a
-gene's or disease's Sankey, app/explore_tab.py), an About tab.
+gene's or disease's Sankey, app/explore_tab.py), a History tab (app/history_tab.py), an Admin tab
+(app/account_tab.py), an About tab.
 
-`build_demo(pipeline)` returns the Blocks; the handlers are module-level functions with the
-pipeline bound by `functools.partial`, so the named API endpoints `/diagnose` and `/ask` take
-exactly the form's fields. Errors the user must fix come back as `gr.Error` with the validation
-message; a failing graph store or LLM as a short message too, never a stack trace.
+`build_demo(pipeline, access)` returns the Blocks; the handlers are module-level functions with the
+pipeline and the access policy bound (app/gradio_bind.py), so the named API endpoints `/diagnose`
+and `/ask` take exactly the form's fields. Each first checks, on the server, that the request may
+(app/access.py). Errors the user must fix come back as `gr.Error` with the validation message; a
+failing graph store or LLM as a short message too, never a stack trace.
 """
 
 from __future__ import annotations
 
-import functools
 import threading
 import time
 from collections.abc import Callable, Iterator
 
 import gradio as gr
 
-from app import about, explore_tab, ui_examples
+from app import about, account_tab, explore_tab, history_tab, ui_examples
+from app.access import Access, allow
 from app.case_parser import SEXES
+from app.gradio_bind import bind
 from app.pipeline import Pipeline, PipelineResult
 from app.ui_examples import FORM_LETTERS
 from app.ui_format import (
@@ -35,6 +38,7 @@ from app.ui_format import (
     triple_rows,
 )
 from app.validation import parse_age
+from fpkg.config import access_settings
 from fpkg.errors import InputError, LLMError, StoreError
 from retrieval.confidence import label as confidence_label
 from retrieval.diagnose import DiagnosisCase
@@ -79,9 +83,13 @@ def available_backends(pipeline: Pipeline) -> list[str]:
 
 def diagnose(pipeline: Pipeline, age: str | float | None, sex: str | None, ethnicity: str, gene: str, variant: str,
              phenotypes: list[str] | None, selective: bool, option_a: str, option_b: str, option_c: str,
-             option_d: str, mode: str, backend: str, temperature: float) -> Iterator[tuple]:
+             option_d: str, mode: str, backend: str, temperature: float, request: gr.Request = None,
+             access: Access | None = None) -> Iterator[tuple]:
     """Diagnose a case. Yields (answer, notices, ranked, triples, cypher, evidence picture, timings,
     confidence)."""
+    allow(access, request, "diagnose")
+    values = (age, sex, ethnicity, gene, variant, phenotypes, selective, option_a, option_b, option_c, option_d,
+              mode, backend, temperature)
     try:
         age_years = parse_age(age)
     except InputError as e:
@@ -92,14 +100,23 @@ def diagnose(pipeline: Pipeline, age: str | float | None, sex: str | None, ethni
         options = {letter: text for letter, text in given if text and text.strip()}
     case = DiagnosisCase(phenotypes=tuple(phenotypes or ()), gene=gene, variant=variant, age_years=age_years,
                          sex=sex or None, ethnicity=ethnicity, options=options)
-    yield from _run(pipeline, mode, backend, lambda: pipeline.diagnose_stream(
-        case, mode=mode, backend=backend, temperature=float(temperature or 0.0)), with_ranked=True)
+    outputs = None
+    for outputs in _run(pipeline, mode, backend, lambda: pipeline.diagnose_stream(
+            case, mode=mode, backend=backend, temperature=float(temperature or 0.0)), with_ranked=True):
+        yield outputs
+    history_tab.record_on_server(access, request, "diagnose", values, outputs[0] if outputs else "")
 
 
-def ask(pipeline: Pipeline, question: str, mode: str, backend: str, temperature: float) -> Iterator[tuple]:
+def ask(pipeline: Pipeline, question: str, mode: str, backend: str, temperature: float, request: gr.Request = None,
+        access: Access | None = None) -> Iterator[tuple]:
     """Answer a free question. Yields (answer, notices, triples, cypher, evidence picture, timings)."""
-    yield from _run(pipeline, mode, backend, lambda: pipeline.ask_stream(
-        question, mode=mode, backend=backend, temperature=float(temperature or 0.0)), with_ranked=False)
+    allow(access, request, "ask")
+    outputs = None
+    for outputs in _run(pipeline, mode, backend, lambda: pipeline.ask_stream(
+            question, mode=mode, backend=backend, temperature=float(temperature or 0.0)), with_ranked=False):
+        yield outputs
+    history_tab.record_on_server(access, request, "ask", (question, mode, backend, temperature),
+                                 outputs[0] if outputs else "")
 
 
 def _run(pipeline: Pipeline, mode: str, backend: str, start: Callable[[], Iterator[PipelineResult]],
@@ -182,19 +199,27 @@ def _settings_row(prefix: str, backends: list[str], default_backend: str) -> tup
 TEMP_FILES_SWEEP = (3600, 3600)  # (every N seconds, files older than M seconds)
 
 
-def build_demo(pipeline: Pipeline) -> gr.Blocks:
+def build_demo(pipeline: Pipeline, access: Access | None = None) -> gr.Blocks:
+    """The app; `access` (who may do what, where history goes) defaults to the settings' one."""
+    access = access or Access(access_settings(pipeline.settings))
     backends = available_backends(pipeline)
     default_backend = pipeline.settings.llm_backend
     with gr.Blocks(title="FPKG-RAG: facial phenotypes and rare genetic diseases",
                    delete_cache=TEMP_FILES_SWEEP) as demo:
-        gr.Markdown("# FPKG-RAG\nDifferential diagnosis of rare genetic diseases from facial phenotypes, a gene "
-                    "and a variant, answered from the Facial Phenotype Knowledge Graph (+ HPO) with the evidence "
-                    "shown. **For research and education only; not a medical device.**")
-        with gr.Tab("Diagnosis", elem_id="tab-diagnosis"):
-            with gr.Row():
+        with gr.Row():
+            gr.Markdown("# FPKG-RAG\nDifferential diagnosis of rare genetic diseases from facial phenotypes, a "
+                        "gene and a variant, answered from the Facial Phenotype Knowledge Graph (+ HPO) with the "
+                        "evidence shown. **For research and education only; not a medical device.**")
+            with gr.Column(scale=0, min_width=260):
+                account = gr.Markdown("", elem_id="account-status")
+                if access.hf_oauth:
+                    gr.LoginButton()
+        with gr.Tabs() as tabs:
+            with gr.Tab("Diagnosis", id="diagnose", elem_id="tab-diagnosis"), gr.Row():
                 with gr.Column(scale=2):
                     with gr.Row():
-                        age = gr.Textbox(label="Age (years)", placeholder="e.g. 5 or 18 months", elem_id="diag-age")
+                        age = gr.Textbox(label="Age (years)", placeholder="e.g. 5 or 18 months",
+                                         elem_id="diag-age")
                         sex = gr.Dropdown(list(SEXES), value=None, label="Sex", elem_id="diag-sex")
                         ethnicity = gr.Textbox(label="Ethnicity", elem_id="diag-ethnicity")
                     with gr.Row():
@@ -202,7 +227,8 @@ def build_demo(pipeline: Pipeline) -> gr.Blocks:
                         variant = gr.Textbox(label="Variant (HGVS)", placeholder="e.g. c.2443-2A>G",
                                              elem_id="diag-variant")
                     phenotypes = gr.Dropdown(ui_examples.phenotype_choices(pipeline.linker), value=[],
-                                             multiselect=True, allow_custom_value=True, label="Facial phenotypes",
+                                             multiselect=True, allow_custom_value=True,
+                                             label="Facial phenotypes",
                                              info="type to search names and synonyms; free text is allowed",
                                              elem_id="diag-phenotypes")
                     selective = gr.Checkbox(label="Selective question (four answer options)", value=False,
@@ -219,11 +245,7 @@ def build_demo(pipeline: Pipeline) -> gr.Blocks:
                                     example_labels=[ui_examples.example_label(row) for row in examples])
                 with gr.Column(scale=3):
                     diagnosis_outputs = _evidence_panel("diag", with_ranked=True)
-            selective.change(toggle_options, selective, options_group, api_visibility="private", queue=False)
-            submit.click(functools.partial(diagnose, pipeline), [*form, mode, backend, temperature],
-                         diagnosis_outputs, api_name="diagnose", concurrency_id="pipeline")
-        with gr.Tab("Ask", elem_id="tab-ask"):
-            with gr.Row():
+            with gr.Tab("Ask", id="ask", elem_id="tab-ask"), gr.Row():
                 with gr.Column(scale=2):
                     question = gr.Textbox(label="Question", lines=3, elem_id="ask-question",
                                           placeholder="e.g. What facial phenotypes are associated with "
@@ -233,12 +255,25 @@ def build_demo(pipeline: Pipeline) -> gr.Blocks:
                     gr.Examples([[q] for q in ui_examples.QUESTIONS], inputs=[question], label="Questions")
                 with gr.Column(scale=3):
                     ask_outputs = _evidence_panel("ask", with_ranked=False)
-            ask_submit.click(functools.partial(ask, pipeline), [question, ask_mode, ask_backend, ask_temperature],
-                             ask_outputs, api_name="ask", concurrency_id="pipeline")
-        with gr.Tab("Explore", elem_id="tab-explore"):
-            explore_tab.build_tab(pipeline)
-        with gr.Tab("About", elem_id="tab-about"):
-            gr.Markdown(about.about_markdown(pipeline), elem_id="about-text")
+            with gr.Tab("Explore", id="explore", elem_id="tab-explore"):
+                explore_tab.build_tab(pipeline, access)
+            inputs = {"diagnose": [*form, mode, backend, temperature],
+                      "ask": [question, ask_mode, ask_backend, ask_temperature]}
+            with gr.Tab("History", id="history", elem_id="tab-history"):
+                stored, history_view = history_tab.build_tab(access, inputs, tabs)
+            with gr.Tab("Admin", id="admin", elem_id="tab-admin"):
+                account_tab.build_tab(access)
+            with gr.Tab("About", id="about", elem_id="tab-about"):
+                gr.Markdown(about.about_markdown(pipeline, access), elem_id="about-text")
+        selective.change(toggle_options, selective, options_group, api_visibility="private", queue=False)
+        private = {"api_visibility": "private", "queue": False}
+        for kind, button, outputs, handler in (("diagnose", submit, diagnosis_outputs, diagnose),
+                                               ("ask", ask_submit, ask_outputs, ask)):
+            answered = button.click(bind(handler, pipeline, access=access), inputs[kind], outputs, api_name=kind,
+                                    concurrency_id="pipeline")
+            answered.success(bind(history_tab.remember, access, kind), [*inputs[kind], outputs[0], stored],
+                             [stored, *history_view], **private)
+        demo.load(bind(account_tab.account_line, access), None, account, **private)
+        demo.load(bind(history_tab.show, access), [stored], history_view, **private)
     demo.queue(default_concurrency_limit=CONCURRENCY, max_size=MAX_QUEUE)
     return demo
-

@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from platformdirs import user_cache_dir
+from platformdirs import user_cache_dir, user_data_dir
 
 from fpkg.errors import SettingsError
 
@@ -22,6 +22,70 @@ PERSISTENT_STORAGE = Path("/data")
 DEFAULT_LLM_MODEL = "Qwen/Qwen2.5-7B-Instruct"
 DEFAULT_LLM_TIMEOUT_S = 120.0
 MAX_LLM_TIMEOUT_S = 3600.0
+HISTORY_MODES = ("browser", "server")
+DEFAULT_HISTORY_DAYS = 30.0
+DEFAULT_SESSION_HOURS = 12.0
+TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+
+
+@dataclass(frozen=True)
+class AccessSettings:
+    """Who may use the app and where their history is kept (the users issue; see README, "Users")."""
+
+    state_dir: Path  # users file, history database, audit log, session secret (FPKG_STATE_DIR)
+    users_file_value: str | None = None  # FPKG_USERS_FILE; default: users.json in the state folder
+    anonymous_value: str = "on"  # FPKG_ANONYMOUS: may people who have not signed in read and diagnose?
+    history_value: str = "browser"  # FPKG_HISTORY
+    history_days_value: str | None = None  # FPKG_HISTORY_DAYS
+    session_hours_value: str | None = None  # FPKG_SESSION_HOURS
+    session_secret: str | None = field(default=None, repr=False)  # FPKG_SESSION_SECRET
+
+    @classmethod
+    def from_env(cls, env) -> AccessSettings:
+        state = env.get("FPKG_STATE_DIR") or default_state_dir(env)
+        return cls(state_dir=Path(state).expanduser(), users_file_value=env.get("FPKG_USERS_FILE") or None,
+                   anonymous_value=env.get("FPKG_ANONYMOUS", "on"), history_value=env.get("FPKG_HISTORY", "browser"),
+                   history_days_value=env.get("FPKG_HISTORY_DAYS") or None,
+                   session_hours_value=env.get("FPKG_SESSION_HOURS") or None,
+                   session_secret=env.get("FPKG_SESSION_SECRET") or None)
+
+    @property
+    def users_file(self) -> Path:
+        return Path(self.users_file_value).expanduser() if self.users_file_value else self.state_dir / "users.json"
+
+    @property
+    def anonymous(self) -> bool:
+        value = self.anonymous_value.strip().lower()
+        if value not in TRUE + FALSE:
+            raise SettingsError(f"FPKG_ANONYMOUS={self.anonymous_value!r}: use on or off")
+        return value in TRUE
+
+    @property
+    def history(self) -> str:
+        value = self.history_value.strip().lower()
+        if value not in HISTORY_MODES:
+            raise SettingsError(f"FPKG_HISTORY={self.history_value!r}: use {' or '.join(HISTORY_MODES)}")
+        return value
+
+    @property
+    def history_days(self) -> float:
+        return _positive("FPKG_HISTORY_DAYS", self.history_days_value, DEFAULT_HISTORY_DAYS, 3650)
+
+    @property
+    def session_hours(self) -> float:
+        return _positive("FPKG_SESSION_HOURS", self.session_hours_value, DEFAULT_SESSION_HOURS, 24 * 90)
+
+
+def _positive(name: str, value: str | None, default: float, most: float) -> float:
+    if value is None or not value.strip():
+        return default
+    try:
+        number = float(value)
+    except ValueError:
+        raise SettingsError(f"{name}={value!r} is not a number") from None
+    if math.isnan(number) or not 0 < number <= most:
+        raise SettingsError(f"{name}={value!r} must be more than 0 and at most {most:g}")
+    return number
 
 
 @dataclass(frozen=True)
@@ -45,6 +109,7 @@ class Settings:
     llm_endpoint: str | None = None
     llm_api_key: str | None = field(default=None, repr=False)
     llm_timeout: str | None = None  # LLM_TIMEOUT_S as given; read through `llm_timeout_s`
+    access: AccessSettings | None = None  # None: the defaults (`access_settings`)
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -72,6 +137,7 @@ class Settings:
             llm_endpoint=env.get("LLM_ENDPOINT") or None,
             llm_api_key=env.get("LLM_API_KEY") or None,
             llm_timeout=env.get("LLM_TIMEOUT_S") or None,
+            access=AccessSettings.from_env(env),
         )
 
     @property
@@ -89,8 +155,21 @@ class Settings:
         return seconds
 
 
+def default_state_dir(env) -> Path:
+    """Where users, history and the audit log live when FPKG_STATE_DIR is unset: not in the cache
+    (a cache may be wiped), on a Space's persistent storage when it has some."""
+    if env.get("SPACE_ID") and PERSISTENT_STORAGE.is_dir() and os.access(PERSISTENT_STORAGE, os.W_OK):
+        return PERSISTENT_STORAGE / "fpkg-rag-state"
+    return Path(user_data_dir("fpkg-rag"))
+
+
 def default_cache_dir(env) -> Path:
     """The cache folder when FPKG_CACHE_DIR is unset: on a Space with persistent storage, on it."""
     if env.get("SPACE_ID") and PERSISTENT_STORAGE.is_dir() and os.access(PERSISTENT_STORAGE, os.W_OK):
         return PERSISTENT_STORAGE / "fpkg-rag"
     return Path(user_cache_dir("fpkg-rag"))
+
+
+def access_settings(settings: Settings) -> AccessSettings:
+    """The settings' access part; the defaults for settings made in code without one."""
+    return settings.access or AccessSettings.from_env({})

@@ -31,6 +31,12 @@ class InputError(FpkgError, ValueError):
     exit_code = EXIT_USER_ERROR
 
 
+class AccessDenied(FpkgError):
+    """The signed-in user (or an anonymous one) may not do this; the message says what is needed."""
+
+    exit_code = EXIT_USER_ERROR
+
+
 class DataFileError(FpkgError):
     """A data file is missing and cannot be fetched, or fails its checksum."""
 

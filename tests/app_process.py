@@ -19,8 +19,10 @@ import urllib.request
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from fpkg.config import Settings
+from fpkg.config import Settings, access_settings
 
+# the users issue's settings: a test that wants them passes them in `env`
+ACCESS_VARIABLES = ("FPKG_STATE_DIR", "FPKG_USERS_FILE", "FPKG_ANONYMOUS", "FPKG_HISTORY", "FPKG_SESSION")
 REPO_ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = REPO_ROOT / "artifacts"
 START_TIMEOUT_S = 600  # a cold cache builds the graph and the linker vectors first
@@ -60,8 +62,10 @@ def free_port() -> int:
 
 def app_environment(settings: Settings) -> dict[str, str]:
     """The test settings as environment variables: real data, the grounded writer, no NER model."""
-    env = {key: value for key, value in os.environ.items() if not key.startswith(("LLM_", "NER_MODEL"))}
+    env = {key: value for key, value in os.environ.items()
+           if not key.startswith(("LLM_", "NER_MODEL", *ACCESS_VARIABLES))}
     env.update(FPKG_DATA_DIR=str(settings.data_dir), FPKG_CACHE_DIR=str(settings.cache_dir),
+               FPKG_STATE_DIR=str(access_settings(settings).state_dir),
                LLM_BACKEND="grounded", NER_MODEL="rules", GRADIO_ANALYTICS_ENABLED="False", PYTHONUNBUFFERED="1",
                FPKG_IN_CONTAINER="0", HF_HUB_OFFLINE="1")
     env.pop("SPACE_ID", None)

@@ -17,6 +17,7 @@ from graphstore.embedded_falkordb import EmbeddedFalkorDB
 from graphstore.falkordb_store import FalkorDBStore
 from graphstore.store import GraphStore
 from kg_dump.graph import Graph
+from tests.app_process import ACCESS_VARIABLES
 
 # The shared data folder beside the checkout, as laid out for CI.
 DEFAULT_DATA_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "fpkg"
@@ -77,10 +78,12 @@ def test_settings(data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> S
     """Settings for the whole system under test: the real data, the grounded writer, and a
     cache folder (FPKG_CACHE_DIR when set, so CI and repeated runs reuse built indexes)."""
     cache = os.environ.get("FPKG_CACHE_DIR") or str(tmp_path_factory.mktemp("cache"))
-    environ = {key: value for key, value in os.environ.items() if not key.startswith(("LLM_", "NER_MODEL"))}
-    # no NER model: rules and dictionary, whatever a developer trained into the cache (ner.model_choice)
+    environ = {key: value for key, value in os.environ.items()
+               if not key.startswith(("LLM_", "NER_MODEL", *ACCESS_VARIABLES))}
+    # no NER model: rules and dictionary, whatever a developer trained into the cache (ner.model_choice);
+    # users, history and sessions in a folder of the session's own, open to anonymous users
     environ.update({"FPKG_DATA_DIR": str(data_dir), "FPKG_CACHE_DIR": cache, "LLM_BACKEND": "grounded",
-                    "NER_MODEL": "rules"})
+                    "NER_MODEL": "rules", "FPKG_STATE_DIR": str(tmp_path_factory.mktemp("state"))})
     return Settings.from_env(environ)
 
 

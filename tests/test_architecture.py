@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("fpkg", "graphstore", "kg_dump", "retrieval", "explore", "llm", "ner", "app", "bench", "hf_card")
+PACKAGES = ("fpkg", "accounts", "graphstore", "kg_dump", "retrieval", "explore", "llm", "ner", "app", "bench", "hf_card")
 SCRIPTS = ("space_app.py",)
 ALL_TOP = (*PACKAGES, *(Path(script).stem for script in SCRIPTS))
 
@@ -25,6 +25,8 @@ FORBIDDEN = {
     "retrieval": {"app", "bench"},
     "explore": {"llm", "ner", "app", "bench", "hf_card"},  # the graph's flows: read by the app, not a client of it
     "llm": {"app", "bench"},
+    # users, sessions, history, audit: nothing of the graph, retrieval or models
+    "accounts": {"graphstore", "kg_dump", "retrieval", "explore", "llm", "ner", "app", "bench", "hf_card"},
 }
 ROOT_ERROR = ("fpkg/errors.py", "FpkgError")
 
