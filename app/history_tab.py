@@ -9,9 +9,11 @@ too); `remember` adds browser-side ones after each answer.
 from __future__ import annotations
 
 import hashlib
+import inspect
 import re
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import gradio as gr
@@ -66,9 +68,8 @@ def show(access: Access, stored, request: gr.Request = None) -> tuple:
     return _view(_entries(access, request, stored))
 
 
-def remember(access: Access, kind: str, *values_answer_stored, request: gr.Request = None) -> tuple:
+def remember(access: Access, kind: str, values: list, answer: str, stored, request) -> tuple:
     """After an answer: a browser-side entry (unless the server kept it), then the refreshed view."""
-    *values, answer, stored = values_answer_stored
     allow(access, request, "history")
     entries = browser_entries(stored)
     if access.server_history_user(request) is None:
@@ -77,6 +78,22 @@ def remember(access: Access, kind: str, *values_answer_stored, request: gr.Reque
                    *entries][:MAX_ENTRIES]
     stored = [e.as_dict() for e in entries]
     return stored, *_view(_entries(access, request, stored))
+
+
+def remembering(access: Access, kind: str) -> Callable:
+    """`remember` for one kind, taking the form's fields, the answer and the store one by one: Gradio
+    passes the request only to a function that names its parameters."""
+    def remember_kind(*args) -> tuple:
+        *values, answer, stored, request = args
+        return remember(access, kind, values, answer, stored, request)
+
+    named = [inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+             for name in (*FIELDS[kind], "answer", "stored")]
+    request = inspect.Parameter("request", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None,
+                                annotation=gr.Request)
+    remember_kind.__signature__ = inspect.Signature([*named, request])
+    remember_kind.__annotations__ = {"request": gr.Request}
+    return remember_kind
 
 
 def delete(access: Access, entry_id, stored, request: gr.Request = None) -> tuple:
@@ -125,14 +142,18 @@ def rerun(access: Access, entry_id, stored, request: gr.Request = None) -> tuple
     return *fill["diagnose"], *fill["ask"], gr.Tabs(selected=entry.kind), entry.kind
 
 
-PRESS_SUBMIT = "(kind) => { document.querySelector(kind === 'ask' ? '#ask-submit' : '#diag-submit').click(); }"
+PRESS_SUBMIT = "(kind) => { setTimeout(() => document.querySelector(kind === 'ask' ? '#ask-submit' : '#diag-submit').click(), 100); }"
 
 
-def build_tab(access: Access, inputs: dict[str, list], tabs: gr.Tabs) -> tuple[gr.BrowserState, list]:
-    """The tab's components and events; returns the browser store and the view's outputs (for the
-    answer events' `remember` step and the page's load). `inputs` holds each kind's form components
-    in FIELDS order."""
-    stored = gr.BrowserState([], storage_key=STORAGE_KEY, secret=_browser_secret(access))
+def browser_store(access: Access) -> gr.BrowserState:
+    """The browser-side history. Made outside any tab: a component in a tab not yet opened is not on
+    the page, and neither reads nor writes the browser's storage."""
+    return gr.BrowserState([], storage_key=STORAGE_KEY, secret=_browser_secret(access))
+
+
+def build_tab(access: Access, inputs: dict[str, list], tabs: gr.Tabs, stored: gr.BrowserState) -> list:
+    """The tab's components and events; returns the view's outputs (for the answer events' `remember`
+    step and the page's load). `inputs` holds each kind's form components in FIELDS order."""
     gr.Markdown(f"Your history is kept **{access.history_where()}**.", elem_id="history-where")
     with gr.Row():
         choice = gr.Dropdown([], label="Entry", elem_id="history-entry", scale=3)
@@ -145,7 +166,7 @@ def build_tab(access: Access, inputs: dict[str, list], tabs: gr.Tabs) -> tuple[g
         json_button = gr.Button("Export JSON", elem_id="history-export-json")
         csv_button = gr.Button("Export CSV", elem_id="history-export-csv")
     download = gr.File(label="Export", elem_id="history-file")
-    kind = gr.Textbox(visible=False)
+    kind = gr.Textbox(visible="hidden")  # on the page (the re-run script reads it), never shown
     view = [table, choice]
     private = {"api_visibility": "private", "queue": False}
     delete_button.click(bind(delete, access), [choice, stored], [stored, *view], **private)
@@ -154,7 +175,7 @@ def build_tab(access: Access, inputs: dict[str, list], tabs: gr.Tabs) -> tuple[g
     csv_button.click(bind(export, access, "csv"), [stored], download, **private)
     rerun_button.click(bind(rerun, access), [choice, stored], [*inputs["diagnose"], *inputs["ask"], tabs, kind],
                        **private).success(None, [kind], None, js=PRESS_SUBMIT)
-    return stored, view
+    return view
 
 
 def _browser_secret(access: Access) -> str:

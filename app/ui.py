@@ -214,6 +214,7 @@ def build_demo(pipeline: Pipeline, access: Access | None = None) -> gr.Blocks:
                 account = gr.Markdown("", elem_id="account-status")
                 if access.hf_oauth:
                     gr.LoginButton()
+        stored = history_tab.browser_store(access)
         with gr.Tabs() as tabs:
             with gr.Tab("Diagnosis", id="diagnose", elem_id="tab-diagnosis"), gr.Row():
                 with gr.Column(scale=2):
@@ -260,7 +261,7 @@ def build_demo(pipeline: Pipeline, access: Access | None = None) -> gr.Blocks:
             inputs = {"diagnose": [*form, mode, backend, temperature],
                       "ask": [question, ask_mode, ask_backend, ask_temperature]}
             with gr.Tab("History", id="history", elem_id="tab-history"):
-                stored, history_view = history_tab.build_tab(access, inputs, tabs)
+                history_view = history_tab.build_tab(access, inputs, tabs, stored)
             with gr.Tab("Admin", id="admin", elem_id="tab-admin"):
                 account_tab.build_tab(access)
             with gr.Tab("About", id="about", elem_id="tab-about"):
@@ -271,7 +272,7 @@ def build_demo(pipeline: Pipeline, access: Access | None = None) -> gr.Blocks:
                                                ("ask", ask_submit, ask_outputs, ask)):
             answered = button.click(bind(handler, pipeline, access=access), inputs[kind], outputs, api_name=kind,
                                     concurrency_id="pipeline")
-            answered.success(bind(history_tab.remember, access, kind), [*inputs[kind], outputs[0], stored],
+            answered.success(history_tab.remembering(access, kind), [*inputs[kind], outputs[0], stored],
                              [stored, *history_view], **private)
         demo.load(bind(account_tab.account_line, access), None, account, **private)
         demo.load(bind(history_tab.show, access), [stored], history_view, **private)
