@@ -2,6 +2,7 @@
 
     python -m bench load --users 16 --requests 30            # starts its own app on loopback
     python -m bench load --users 4 --requests 10 --url http://127.0.0.1:7860 --json
+    python -m bench load --users 16 --requests 300 --history   # signed-in users, history on the server
 
 Each user is one `gradio_client.Client` calling the named endpoints `/diagnose` and `/ask` in
 turn (a fixed mix of cases and questions, every user starting at a different one). The run is
@@ -10,7 +11,9 @@ new request after --max-seconds. Reports errors (with samples), latency p50/p95,
 the app's resident memory (psutil): at the start, after a warm-up (every user making each request
 of the mix once, concurrently: the baseline for growth), every --sample-every requests (a plot,
 load-memory-UxR.png, and the growth over the run's second half: near 0 on a plateau) and at the
-end. Only loopback addresses.
+end. With --history, the app it starts keeps history on the server (FPKG_HISTORY=server, a state
+folder of its own): each user signs in with a password first, every answer is written to SQLite,
+and the result counts the entries written. Only loopback addresses.
 """
 
 from __future__ import annotations
@@ -20,10 +23,12 @@ import concurrent.futures
 import ipaddress
 import json
 import os
+import secrets
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.error
@@ -135,10 +140,11 @@ def wait_for_vector_index(url: str, timeout_s: float) -> None:
         time.sleep(1)
 
 
-def start_app(log_path: Path, timeout_s: float = START_TIMEOUT_S) -> tuple[str, subprocess.Popen]:
-    """`python -m app` on a free loopback port, with the environment's settings."""
+def start_app(log_path: Path, timeout_s: float = START_TIMEOUT_S,
+              extra_env: dict[str, str] | None = None) -> tuple[str, subprocess.Popen]:
+    """`python -m app` on a free loopback port, with the environment's settings (and `extra_env`)."""
     port = free_port()
-    env = dict(os.environ, GRADIO_ANALYTICS_ENABLED="False", PYTHONUNBUFFERED="1")
+    env = dict(os.environ, GRADIO_ANALYTICS_ENABLED="False", PYTHONUNBUFFERED="1", **(extra_env or {}))
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with open(log_path, "w") as log:
         process = subprocess.Popen([sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(port)],
@@ -208,12 +214,55 @@ def memory_mb(process: psutil.Process | None) -> dict[str, float] | None:
 CONNECT_TIMEOUT_S = 60  # a busy app answers its /config slowly; httpx's default is 5 s
 
 
-def make_client(url: str):
+def make_client(url: str, headers: dict[str, str] | None = None):
     from gradio_client import Client
 
     # download_files=False: the evidence pictures stay on the server, not in a temp folder per request
     return Client(url, verbose=False, download_files=False, analytics_enabled=False,
-                  httpx_kwargs={"timeout": CONNECT_TIMEOUT_S})
+                  httpx_kwargs={"timeout": CONNECT_TIMEOUT_S}, headers=headers)
+
+
+@dataclass
+class SignedInUsers:
+    """--history: a state folder with one password user per load user, and their session cookies."""
+
+    state_dir: Path
+    passwords: dict[str, str] = field(default_factory=dict)
+    cookies: list[str] = field(default_factory=list)
+
+    @classmethod
+    def create(cls, state_dir: Path, count: int) -> SignedInUsers:
+        from accounts.users_file import UsersFile
+
+        users = UsersFile(state_dir / "users.json")
+        made = cls(state_dir)
+        for n in range(count):
+            made.passwords[f"load-user-{n}"] = secrets.token_urlsafe(12)
+            users.add(f"load-user-{n}", "viewer", made.passwords[f"load-user-{n}"])
+        return made
+
+    def app_env(self) -> dict[str, str]:
+        return {"FPKG_STATE_DIR": str(self.state_dir), "FPKG_HISTORY": "server"}
+
+    def sign_in(self, url: str) -> None:
+        import httpx
+
+        from accounts.sessions import COOKIE
+
+        for name, password in self.passwords.items():
+            response = httpx.post(f"{url}/signin", data={"username": name, "password": password}, timeout=60)
+            if response.status_code != 303:
+                raise BenchError(f"{name} could not sign in: HTTP {response.status_code}")
+            self.cookies.append(f"{COOKIE}={response.cookies[COOKIE]}")
+
+    def headers(self, user: int) -> dict[str, str] | None:
+        return {"Cookie": self.cookies[user % len(self.cookies)]} if self.cookies else None
+
+    def entries(self) -> int:
+        import sqlite3
+
+        with sqlite3.connect(self.state_dir / "history.sqlite3") as db:
+            return db.execute("SELECT count(*) FROM history").fetchone()[0]
 
 
 def call(client, api: str, arguments: tuple, timeout_s: float) -> None:
@@ -234,11 +283,12 @@ def request_failures() -> tuple[type[BaseException], ...]:
             concurrent.futures.TimeoutError)
 
 
-def run_user(url: str, user: int, requests: int, deadline: float, request_timeout_s: float, tally: Tally) -> int:
+def run_user(url: str, user: int, requests: int, deadline: float, request_timeout_s: float, tally: Tally,
+             headers: dict[str, str] | None = None) -> int:
     """One user's session; returns how many requests it made."""
     failures = request_failures()
     try:
-        client = make_client(url)
+        client = make_client(url, headers)
     except failures as e:  # the user could not even open the app: one error, and it gives up
         tally.failed("connect", e)
         return 0
@@ -259,13 +309,13 @@ def run_user(url: str, user: int, requests: int, deadline: float, request_timeou
     return made
 
 
-def warm_up(url: str, users: int, request_timeout_s: float) -> int:
+def warm_up(url: str, users: int, request_timeout_s: float, signed_in: SignedInUsers | None = None) -> int:
     """Every user makes each request of the mix once, all at the same time, before memory is
     measured: what the first requests load (the embedder, plotting, one session per user, the
     server's worker threads) is not growth. Returns the number of warm-up requests."""
-    def one_pass(_: int) -> None:
+    def one_pass(user: int) -> None:
         try:
-            client = make_client(url)
+            client = make_client(url, signed_in.headers(user) if signed_in else None)
         except request_failures() as e:
             raise BenchError(f"a warm-up client could not connect: {type(e).__name__}: {e}") from e
         try:
@@ -282,19 +332,23 @@ def warm_up(url: str, users: int, request_timeout_s: float) -> int:
 
 
 def run_load(url: str, users: int, requests: int, *, max_seconds: float, request_timeout_s: float,
-             process: psutil.Process | None = None, sample_every: int = SAMPLE_EVERY) -> dict:
+             process: psutil.Process | None = None, sample_every: int = SAMPLE_EVERY,
+             signed_in: SignedInUsers | None = None) -> dict:
     if users < 1 or requests < 1 or sample_every < 1:
         raise BenchError("--users, --requests and --sample-every must be at least 1")
     process = process or serving_process(url)
     wait_for_vector_index(url, request_timeout_s)
     memory_at_start = memory_mb(process)
-    warm_up_requests = warm_up(url, users, request_timeout_s)
+    if signed_in:
+        signed_in.sign_in(url)
+    warm_up_requests = warm_up(url, users, request_timeout_s, signed_in)
     memory_before = memory_mb(process)
     tally = Tally(process=process, sample_every=sample_every)
     started = time.perf_counter()
     deadline = time.monotonic() + max_seconds
     with concurrent.futures.ThreadPoolExecutor(users, thread_name_prefix="user") as pool:
-        made = sum(pool.map(lambda u: run_user(url, u, requests, deadline, request_timeout_s, tally), range(users)))
+        made = sum(pool.map(lambda u: run_user(url, u, requests, deadline, request_timeout_s, tally,
+                                               signed_in.headers(u) if signed_in else None), range(users)))
     wall_s = time.perf_counter() - started
     memory_after = memory_mb(process)
     all_latencies = [s for values in tally.latencies.values() for s in values]
@@ -313,6 +367,7 @@ def run_load(url: str, users: int, requests: int, *, max_seconds: float, request
         "memory_mb": {"at_start": memory_at_start, "before": memory_before, "after": memory_after,
                       "growth_pct": growth, "samples": tally.memory, "late_growth_pct": late_growth(tally.memory)},
         "app_pid": process.pid if process else None, "sample_every": sample_every,
+        "history_entries": signed_in.entries() if signed_in else None,
     }
 
 
@@ -366,27 +421,37 @@ def summary(result: dict) -> str:
                          f"({len(memory['samples'])} readings, one every {result['sample_every']} requests)")
     else:
         lines.append("  app memory: not visible (no process found listening on the URL's port)")
+    if result.get("history_entries") is not None:
+        lines.append(f"  history on the server: {result['history_entries']} entries written "
+                     f"(for {result['ok'] + result['warm_up_requests']} answers)")
     lines += [f"  error: {sample}" for sample in result["error_samples"]]
     return "\n".join(lines)
 
 
 def handle_load(args: argparse.Namespace, context) -> tuple[str, dict, str]:
-    process = None
+    process, signed_in, state = None, None, None
     if args.url:
+        if args.history:
+            raise BenchError("--history starts an app of its own with history on the server; drop --url")
         url = check_loopback(args.url)
         if not healthy(url):
             raise BenchError(f"no app answers at {url}/healthz")
     else:
+        if args.history:
+            state = tempfile.TemporaryDirectory(prefix="bench-load-state-")
+            signed_in = SignedInUsers.create(Path(state.name), args.users)
         log_path = REPO_ROOT / "artifacts" / "bench-load-app.log"
         print(f"starting python -m app on loopback (log: {log_path})", file=sys.stderr)
-        url, process = start_app(log_path, args.start_timeout_s)
+        url, process = start_app(log_path, args.start_timeout_s, signed_in.app_env() if signed_in else None)
     try:
         result = run_load(url, args.users, args.requests, max_seconds=args.max_seconds,
                           request_timeout_s=args.request_timeout_s, sample_every=args.sample_every,
-                          process=psutil.Process(process.pid) if process else None)
+                          process=psutil.Process(process.pid) if process else None, signed_in=signed_in)
     finally:
         if process is not None:
             stop_app(process)
+        if state is not None:
+            state.cleanup()
     result["started_app"] = process is not None
     plotted = plot_memory(result, results_dir(args.results_dir) / f"load-memory-{args.users}x{args.requests}.png")
     result["plot"] = str(plotted) if plotted else None
@@ -406,6 +471,8 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
     parser.add_argument("--sample-every", type=int, default=SAMPLE_EVERY,
                         help="read the app's memory every N requests into the result and its plot "
                              f"(default {SAMPLE_EVERY})")
+    parser.add_argument("--history", action="store_true",
+                        help="start the app with history on the server and every user signed in")
     parser.add_argument("--start-timeout-s", type=float, default=START_TIMEOUT_S,
                         help="longest wait for a started app to answer /healthz")
     parser.set_defaults(handler=handle_load)

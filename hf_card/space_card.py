@@ -39,6 +39,8 @@ with their PubMed ids, the Cypher that ran and a picture of the evidence subgrap
   Cypher or vector retrieval, or none (the LLM alone, the paper's baseline).
 - **Ask**: free questions about diseases, genes and facial phenotypes.
 - **API**: the named endpoints `/diagnose` and `/ask` (`gradio_client`).
+- **Sign in with Hugging Face** (optional: anyone may read and diagnose). History stays in your browser;
+  roles (curator, admin) come from the users file the Space's owner keeps (`FPKG_USERS_FILE`).
 
 Data: FPKG from [zhelishisongjie/Facial-Phenotype-RAG](https://github.com/zhelishisongjie/Facial-Phenotype-RAG)
 (MIT) and the [Human Phenotype Ontology](https://hpo.jax.org) ([licence](https://hpo.jax.org/license)).
@@ -50,7 +52,8 @@ treat anyone.**
 
 STORAGE_NOTE = """
 **Persistent storage** ({tier}): the app keeps its cache (graph snapshot, HPO layer, indexes) under
-`/data/fpkg-rag`, so a restart skips the build. Set the Space variable `HF_HOME=/data/.huggingface` to
+`/data/fpkg-rag`, so a restart skips the build, and its users file, history and audit log under
+`/data/fpkg-rag-state`. Set the Space variable `HF_HOME=/data/.huggingface` to
 keep downloaded models there too.
 """
 
@@ -66,7 +69,7 @@ def space_card_data(sdk: str, *, sdk_version: str | None = None, zero_gpu: bool 
                         f"{MAX_SHORT_DESCRIPTION}")
     fields: dict = {"title": TITLE, "emoji": EMOJI, "colorFrom": "indigo", "colorTo": "pink", "sdk": sdk,
                     "short_description": SHORT_DESCRIPTION, "license": "mit", "models": MODELS, "tags": TAGS,
-                    "pinned": False}
+                    "pinned": False, "hf_oauth": True}  # "Sign in with Hugging Face" (app/access.py)
     # the NER and embedding weights come with the Space's image, not at the first request; a first
     # start builds the graph and its indexes (minutes), more than the Hub's 30-minute default allows
     # on slow hardware

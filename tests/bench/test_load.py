@@ -9,7 +9,7 @@ import pytest
 from bench import load
 from bench.__main__ import main
 from fpkg.errors import BenchError
-from tests.app_process import free_port
+from tests.app_process import app_environment, free_port, private_cache
 
 
 @pytest.mark.slow
@@ -31,6 +31,31 @@ def test_a_short_load_run_reports_latency_errors_and_memory(app_server, tmp_path
     assert memory["late_growth_pct"] == pytest.approx(
         100 * (memory["samples"][3]["app"] / memory["samples"][2]["app"] - 1), abs=0.01)
     assert (tmp_path / "load" / "3x4.json").is_file() and (tmp_path / "load-memory-3x4.png").stat().st_size > 1000
+
+
+@pytest.mark.slow
+def test_with_history_every_signed_in_answer_is_written_on_the_server(pipeline, tmp_path, monkeypatch, capsys):
+    settings = private_cache(pipeline, tmp_path / "cache")  # the app it starts has a graph server of its own
+    for key, value in app_environment(settings).items():
+        monkeypatch.setenv(key, value)
+    code = main(["load", "--users", "2", "--requests", "3", "--history", "--json", "--results-dir", str(tmp_path)])
+    assert code == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["errors"] == 0 and result["ok"] == 6 and result["started_app"]
+    assert result["history_entries"] == result["ok"] + result["warm_up_requests"] == 14
+
+
+def test_history_needs_an_app_of_its_own():
+    with pytest.raises(BenchError, match="drop --url"):
+        load.handle_load(load_args(url="http://127.0.0.1:1", history=True), None)
+
+
+def load_args(**given):
+    import argparse
+
+    defaults = dict(url=None, history=False, users=1, requests=1, max_seconds=1.0, request_timeout_s=1.0,
+                    sample_every=1, start_timeout_s=1.0, results_dir=None)
+    return argparse.Namespace(**{**defaults, **given})
 
 
 @pytest.mark.slow

@@ -211,6 +211,7 @@ def test_space_front_matter_parses_and_names_existing_files(sdk):
     assert data["sdk"] == sdk and len(data["short_description"]) <= MAX_SHORT_DESCRIPTION
     assert "hfchloe/FP_NER" in data["models"]
     assert data["preload_from_hub"] == data["models"] and data["startup_duration_timeout"] == "1h"
+    assert data["hf_oauth"] is True  # Gradio's LoginButton needs it (app/access.py::hf_oauth_enabled)
     assert all((REPO_ROOT / name).is_file() for name in files_named(card))
     if sdk == "docker":
         assert data["app_port"] == int(values("EXPOSE")[0])
