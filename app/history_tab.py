@@ -142,7 +142,9 @@ def rerun(access: Access, entry_id, stored, request: gr.Request = None) -> tuple
     return *fill["diagnose"], *fill["ask"], gr.Tabs(selected=entry.kind), entry.kind
 
 
-PRESS_SUBMIT = "(kind) => { setTimeout(() => document.querySelector(kind === 'ask' ? '#ask-submit' : '#diag-submit').click(), 100); }"
+# after a tick: a click while the fill event is still finishing is dropped by the page
+PRESS_SUBMIT = ("(kind) => { setTimeout(() => document.querySelector(kind === 'ask' ? '#ask-submit' : "
+                "'#diag-submit').click(), 100); }")
 
 
 def browser_store(access: Access) -> gr.BrowserState:

@@ -10,11 +10,15 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from app.answers import diagnosis_evidence, facts_evidence, readings, reply_to_prediction, unsupported_names
 from app.case_parser import parse_case
 from app.validation import validate_case, validate_mode, validate_question, validate_temperature
-from fpkg.config import Settings
+from curation.graph_writes import clear as clear_curated
+from curation.layer import CuratedLayer
+from curation.overlay import OVERLAY_FILE, Overlay
+from fpkg.config import Settings, access_settings
 from fpkg.errors import InputError, LLMError
 from graphstore.startup_reads import StartupReads
 from graphstore.store import GraphStore, open_store
@@ -66,13 +70,21 @@ class PipelineResult:
         return first + [r for r in self.ranked if r is not self.predicted]
 
 
+def overlay_path(settings: Settings) -> Path:
+    """The curated overlay lives with the users' state, not in the cache (which may be wiped)."""
+    return access_settings(settings).state_dir / OVERLAY_FILE
+
+
 class Pipeline:
     evidence_chars = EVIDENCE_CHARS  # how much evidence an LLM is given (bench context-size varies it)
 
     def __init__(self, settings: Settings, store: GraphStore, linker: EntityLinker,
                  ontology: PhenotypeOntology, recognizer: Recognizer, build_report: BuildReport | None = None,
-                 profiles: DiseaseProfiles | None = None, startup_reads: GraphStore | None = None):
+                 profiles: DiseaseProfiles | None = None, startup_reads: GraphStore | None = None,
+                 curated: CuratedLayer | None = None):
         self.settings, self.store, self.linker, self.recognizer = settings, store, linker, recognizer
+        # a pipeline made in code without one: the overlay of the settings, not replayed
+        self.curated = curated or CuratedLayer(store, Overlay(overlay_path(settings)))
         self.build_report = build_report
         self.ranker = DiagnosisRanker(store, linker, ontology, profiles, startup_reads=startup_reads)
         self._retrievers: dict[str, Retriever] = {}
@@ -91,16 +103,22 @@ class Pipeline:
         progress(f"opening the {settings.graph_backend} graph store")
         store = open_store(settings)
         progress("checking the graph (a first start builds it from the FPKG dump and HPO)")
+        if not store.is_empty():  # the build is compared with the store without the curated layer
+            clear_curated(store)
         report = ensure_built(store, settings, with_hpo=settings.with_hpo)
+        curated = CuratedLayer.open(store, overlay_path(settings))  # replayed onto the build
+        progress(curated.problem or f"curated facts: {curated.replayed.relationships} from "
+                                    f"{curated.replayed.batches} batches")
         progress("loading the entity linker, the phenotype ontology and the diseases' phenotypes")
-        reads = StartupReads.for_manifest(store, manifest_path(settings), settings.cache_dir)
+        reads = StartupReads.for_manifest(store, manifest_path(settings), settings.cache_dir,
+                                          layer=curated.overlay.digest())
         linker = EntityLinker.from_store(reads, settings.cache_dir)
         ontology = PhenotypeOntology.from_store(reads)
         profiles = DiseaseProfiles.from_store(reads)
         ner = choose_model(settings)
         progress(f"loading the NER model: {ner.model or 'none, rules only'} ({ner.reason})")
         recognizer = EntityRecognizer.load(ner.model, gene_vocabulary=linker.names("Genotype"), revision=ner.revision)
-        pipeline = cls(settings, store, linker, ontology, recognizer, report, profiles, reads)
+        pipeline = cls(settings, store, linker, ontology, recognizer, report, profiles, reads, curated)
         reads.save()
         progress(f"ready in {time.perf_counter() - started:.1f} s")
         return pipeline

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 
 import gradio as gr
 
-from app import about, account_tab, explore_tab, history_tab, ui_examples
+from app import about, account_tab, curate_tab, explore_tab, history_tab, ui_examples
 from app.access import Access, allow
 from app.case_parser import SEXES
 from app.gradio_bind import bind
@@ -258,6 +258,8 @@ def build_demo(pipeline: Pipeline, access: Access | None = None) -> gr.Blocks:
                     ask_outputs = _evidence_panel("ask", with_ranked=False)
             with gr.Tab("Explore", id="explore", elem_id="tab-explore"):
                 explore_tab.build_tab(pipeline, access)
+            with gr.Tab("Curate", id="curate", elem_id="tab-curate"):
+                curate_view = curate_tab.build_tab(pipeline, access)
             inputs = {"diagnose": [*form, mode, backend, temperature],
                       "ask": [question, ask_mode, ask_backend, ask_temperature]}
             with gr.Tab("History", id="history", elem_id="tab-history"):
@@ -276,5 +278,6 @@ def build_demo(pipeline: Pipeline, access: Access | None = None) -> gr.Blocks:
                              [stored, *history_view], **private)
         demo.load(bind(account_tab.account_line, access), None, account, **private)
         demo.load(bind(history_tab.show, access), [stored], history_view, **private)
+        demo.load(bind(curate_tab.batch_view, pipeline, access), None, list(curate_view), **private)
     demo.queue(default_concurrency_limit=CONCURRENCY, max_size=MAX_QUEUE)
     return demo

@@ -37,6 +37,12 @@ class AccessDenied(FpkgError):
     exit_code = EXIT_USER_ERROR
 
 
+class OverlayError(FpkgError):
+    """The curated overlay file is damaged (edited by hand, not a record): it is not applied."""
+
+    exit_code = EXIT_USER_ERROR
+
+
 class DataFileError(FpkgError):
     """A data file is missing and cannot be fetched, or fails its checksum."""
 

@@ -29,6 +29,7 @@ from graphstore.store import (
     NODE_ID_KEY,
     REL_ID_KEY,
     GraphStore,
+    WriteCounts,
     batches,
     labels_clause,
     missing_endpoints,
@@ -48,6 +49,9 @@ T = TypeVar("T")
 SOCKET_GRACE_S = 5.0
 INDEX_WAIT_S = 120.0
 LOAD_LOCK_S = 3600
+
+
+WRITE_TIMEOUT_S = 30.0
 
 
 class FalkorDBStore(GraphStore):
@@ -112,6 +116,21 @@ class FalkorDBStore(GraphStore):
             return False
 
     # ---- writes (private path) ---------------------------------------------------------
+    def write(self, cypher: str, params: dict[str, Any] | None = None) -> WriteCounts:
+        """One statement: FalkorDB runs each query atomically. Not retried after a lost connection
+        (it may have been applied); the curated layer's statements are idempotent anyway."""
+        _check_params(params)
+        try:
+            graph = self._db(WRITE_TIMEOUT_S).select_graph(self.graph_name)
+            result = graph.query(cypher, params, timeout=int(WRITE_TIMEOUT_S * 1000))
+        except redis.ConnectionError as e:
+            raise StoreUnavailable(f"FalkorDB unreachable: {e}") from e
+        except redis.RedisError as e:
+            raise QueryRejected(f"write refused: {e}") from e
+        finally:
+            self._schema_cache = None
+        return WriteCounts(result.relationships_created, result.relationships_deleted)
+
     def load(self, graph: Graph, *, batch_size: int = 5000,
              indexes: Sequence[tuple[str, str]] = ()) -> None:
         plan = plan_load(graph)

@@ -24,6 +24,7 @@ from graphstore.store import (
     NODE_ID_KEY,
     REL_ID_KEY,
     GraphStore,
+    WriteCounts,
     batches,
     labels_clause,
     match_node,
@@ -84,6 +85,21 @@ class Neo4jStore(GraphStore):
         return True
 
     # ---- writes (private path) ---------------------------------------------------------
+    def write(self, cypher: str, params: dict[str, Any] | None = None) -> WriteCounts:
+        def work(tx: neo4j.ManagedTransaction) -> WriteCounts:
+            counters = tx.run(cypher, params or {}).consume().counters
+            return WriteCounts(counters.relationships_created, counters.relationships_deleted)
+
+        try:
+            with self._driver.session(database=self.database) as session:
+                return session.execute_write(work)
+        except (ServiceUnavailable, SessionExpired) as e:
+            raise StoreUnavailable(f"Neo4j unreachable: {e}") from e
+        except Neo4jError as e:
+            raise QueryRejected(f"write refused: {e.message} [{e.code}]") from e
+        finally:
+            self._schema_cache = None
+
     def load(self, graph: Graph, *, batch_size: int = 5000,
              indexes: Sequence[tuple[str, str]] = ()) -> None:
         plan = plan_load(graph)

@@ -31,10 +31,12 @@ class StartupReads:
         self._new = False
 
     @classmethod
-    def for_manifest(cls, store: GraphStore, manifest: Path, cache_dir: Path) -> StartupReads:
+    def for_manifest(cls, store: GraphStore, manifest: Path, cache_dir: Path, layer: str = "") -> StartupReads:
+        """Keyed by the build's manifest and by `layer`, a fingerprint of what was written onto the
+        build since (the curated overlay)."""
         fingerprint = None
         if manifest.is_file():
-            digest = hashlib.sha256(f"{FORMAT}\n".encode() + manifest.read_bytes()).hexdigest()
+            digest = hashlib.sha256(f"{FORMAT}\n{layer}\n".encode() + manifest.read_bytes()).hexdigest()
             fingerprint = digest[:16]
         return cls(store, fingerprint, cache_dir)
 

@@ -72,10 +72,18 @@ def cypher_name(name: str) -> str:
     return name if _IDENTIFIER.fullmatch(name) else f"`{name}`"
 
 
+@dataclass(frozen=True)
+class WriteCounts:
+    relationships_created: int = 0
+    relationships_deleted: int = 0
+
+
 class GraphStore(ABC):
     """A graph database holding one named graph.
 
-    `query` is always read-only; the only write path is `load` (plus index creation).
+    `query` is always read-only. Writes: `load` (the whole graph, at build) and `write` (one fixed,
+    parameterised statement of the curated layer, curation/graph_writes.py; never a question's
+    Cypher), plus index creation.
     """
 
     _schema_cache: Schema | None = None
@@ -118,6 +126,11 @@ class GraphStore(ABC):
         """Replace the stored graph with `graph`, atomically: on failure the previous graph
         stays as it was (LoadError). Every label gets an index on ``nid``; `indexes` adds
         (label, property) indexes for the lookups callers make."""
+
+    @abstractmethod
+    def write(self, cypher: str, params: dict[str, Any] | None = None) -> WriteCounts:
+        """Run one parameterised write statement in one transaction: all of it or none.
+        Raises QueryRejected (an error in the statement), StoreUnavailable."""
 
     @abstractmethod
     def create_indexes(self, specs: Iterable[tuple[str, str]]) -> None:

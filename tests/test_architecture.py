@@ -13,7 +13,8 @@ from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("fpkg", "accounts", "graphstore", "kg_dump", "retrieval", "explore", "llm", "ner", "app", "bench", "hf_card")
+PACKAGES = ("fpkg", "accounts", "graphstore", "kg_dump", "retrieval", "explore", "curation", "llm", "ner", "app",
+            "bench", "hf_card")
 SCRIPTS = ("space_app.py",)
 ALL_TOP = (*PACKAGES, *(Path(script).stem for script in SCRIPTS))
 
@@ -26,7 +27,9 @@ FORBIDDEN = {
     "explore": {"llm", "ner", "app", "bench", "hf_card"},  # the graph's flows: read by the app, not a client of it
     "llm": {"app", "bench"},
     # users, sessions, history, audit: nothing of the graph, retrieval or models
-    "accounts": {"graphstore", "kg_dump", "retrieval", "explore", "llm", "ner", "app", "bench", "hf_card"},
+    # curated growth: graph writes, the overlay, extraction; not the app, not LLMs
+    "curation": {"llm", "app", "bench", "hf_card", "accounts"},
+    "accounts": {"graphstore", "kg_dump", "retrieval", "explore", "curation", "llm", "ner", "app", "bench", "hf_card"},
 }
 ROOT_ERROR = ("fpkg/errors.py", "FpkgError")
 

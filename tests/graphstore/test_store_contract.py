@@ -256,3 +256,19 @@ def test_open_store_factory(tmp_path) -> None:
         open_store(Settings(data_dir=tmp_path, cache_dir=tmp_path, graph_backend="sqlite"))
     with pytest.raises(SettingsError, match="NEO4J_URI"):
         open_store(Settings(data_dir=tmp_path, cache_dir=tmp_path, graph_backend="neo4j"))
+
+
+def test_write_runs_one_parameterised_statement_and_query_stays_read_only(graph_store):
+    graph_store.load(small_graph())
+    made = graph_store.write("MATCH (d:Disease {dname: $d}), (p:FacePhenotype {phenotypeName: $p}) "
+                             "MERGE (d)-[r:Exhibit {batch: $b}]->(p) SET r.source = 'curated'",
+                             {"d": "Noonan syndrome", "p": "Cleft palate", "b": 1})
+    assert made.relationships_created == 1
+    rows = graph_store.query("MATCH (:Disease)-[r:Exhibit]->(p) WHERE r.source = 'curated' RETURN p.phenotypeName AS p")
+    assert rows == [{"p": "Cleft palate"}]
+    removed = graph_store.write("MATCH ()-[r]->() WHERE r.source = $s DELETE r", {"s": "curated"})
+    assert removed.relationships_deleted == 1
+    with pytest.raises(QueryRejected):
+        graph_store.write("MATCH (n) RETURN n.", {})
+    with pytest.raises(QueryRejected):
+        graph_store.query("MATCH (d:Disease) SET d.x = 1")

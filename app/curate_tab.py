@@ -1,0 +1,207 @@
+"""The Curate tab: paste a case report, review the candidate facts, merge the accepted ones.
+
+Extract (`/extract`, curators) -> a review table where each candidate can be ticked off (rejected) or
+edited -> Merge (`/merge`, curators) writes them through the curated layer's one write path, with
+the curator, the time and the PMID (or the text's hash) -> a batch, which an admin may undo
+(`/undo`). The overlay can be exported and imported (`/import_overlay`, curators). Roles are checked
+on the server for each endpoint; every merge, undo and import goes to the audit log.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from pathlib import Path
+
+import gradio as gr
+
+from app.access import Access, allow
+from app.gradio_bind import bind
+from app.pipeline import Pipeline
+from curation.extract import extract
+from curation.facts import Fact
+from curation.layer import checked_pmid
+from fpkg.errors import AccessDenied, InputError, OverlayError, StoreError
+from retrieval.intent import LABEL_TO_TYPE
+
+REVIEW_HEADERS = ["accept", "head type", "head", "relation", "tail type", "tail", "sentence"]
+REVIEW_TYPES = ["bool", "str", "str", "str", "str", "str", "str"]
+BATCH_HEADERS = ["batch", "curator", "when (UTC)", "source", "facts", "state"]
+EXPORT_DIR = Path(tempfile.gettempdir()) / "fpkg-rag-overlay"
+EXPORT_MAX_AGE_S = 600
+MAX_IMPORT_BYTES = 5 * 2**20
+TRUE_WORDS = ("true", "yes", "1", "accept", "accepted", "x", "✓")
+
+
+def _refused(e: Exception) -> gr.Error:
+    if isinstance(e, StoreError):
+        return gr.Error(f"The knowledge graph could not be written ({e}); nothing was merged.",
+                        title="Graph store error")
+    return gr.Error(str(e), title="Please fix the input", print_exception=False)
+
+
+def extract_facts(pipeline: Pipeline, access: Access, text: str, pmid: str, request: gr.Request = None) -> tuple:
+    """(message, review rows) for the pasted text."""
+    allow(access, request, "review")
+    try:
+        checked_pmid(pmid)
+        found = extract(text, pipeline.linker)
+    except InputError as e:
+        raise _refused(e) from e
+    rows = [[True, f.head_label, f.head, f.relation, f.tail_label, f.tail, f.sentence] for f in found.facts]
+    lines = [f"{len(rows)} candidate facts. Untick a fact to reject it, edit a name to correct it, then "
+             "merge the ticked ones." if rows else "No candidate fact.", *(f"- {n}" for n in found.notices)]
+    return "\n".join(lines), rows
+
+
+def accepted_facts(pipeline: Pipeline, rows) -> list[Fact]:
+    """The ticked rows as facts, each name put as the graph spells it when it is an exact name or a
+    synonym there (a curator may type "wide-set eyes" for Hypertelorism)."""
+    rows = rows.values.tolist() if hasattr(rows, "values") else (rows or [])
+    facts = []
+    for number, row in enumerate(rows, 1):
+        if len(row) != len(REVIEW_HEADERS):
+            raise InputError(f"Row {number} has {len(row)} cells; a fact has {len(REVIEW_HEADERS)}: "
+                             f"{', '.join(REVIEW_HEADERS)}.")
+        accept, head_label, head, relation, tail_label, tail, sentence = (("" if c is None else c) for c in row)
+        if accept is True or str(accept).strip().lower() in TRUE_WORDS:
+            facts.append(Fact(str(head_label).strip(), _graph_name(pipeline, head_label, head), str(relation).strip(),
+                              str(tail_label).strip(), _graph_name(pipeline, tail_label, tail), str(sentence)))
+    return facts
+
+
+def _graph_name(pipeline: Pipeline, label: object, name: object) -> str:
+    name = " ".join(str(name).split())
+    kind = LABEL_TO_TYPE.get(str(label).strip())
+    if kind and name:
+        link = pipeline.linker.link(name, kind)
+        if link.node_id is not None and link.label == str(label).strip() and link.method in ("exact", "synonym"):
+            return link.name or name
+    return name
+
+
+def merge_facts(pipeline: Pipeline, access: Access, rows, text: str, pmid: str, request: gr.Request = None) -> tuple:
+    """(message, batches) after merging the ticked rows as one batch."""
+    identity = allow(access, request, "merge")
+    curator = identity.name if identity and identity.name else "python"
+    try:
+        batch = pipeline.curated.merge(curator, accepted_facts(pipeline, rows), pmid, text or "")
+    except (InputError, StoreError) as e:
+        raise _refused(e) from e
+    access.audit.record(curator, "merged", f"batch {batch.batch}: {len(batch.facts)} facts, {batch.provenance()}")
+    return (f"Merged batch {batch.batch}: {len(batch.facts)} facts by {curator} ({batch.provenance()}). Questions "
+            "see them now (source `curated`); the differential uses them from the next start."), batch_rows(pipeline)
+
+
+def undo_batch(pipeline: Pipeline, access: Access, number, request: gr.Request = None) -> tuple:
+    identity = allow(access, request, "undo")
+    by = identity.name if identity and identity.name else "python"
+    try:
+        batch = pipeline.curated.undo(_batch_number(number), by)
+    except (InputError, StoreError) as e:
+        raise _refused(e) from e
+    access.audit.record(by, "undone", f"batch {batch.batch} ({len(batch.facts)} facts by {batch.curator})")
+    return f"Batch {batch.batch} undone: its {len(batch.facts)} facts are out of the graph.", batch_rows(pipeline)
+
+
+def _batch_number(number: object) -> int:
+    try:
+        value = float(number)
+    except (TypeError, ValueError):
+        raise InputError(f"{number!r} is not a batch number.") from None
+    if not value.is_integer() or value < 1:
+        raise InputError(f"{number!r} is not a batch number.")
+    return int(value)
+
+
+def batch_rows(pipeline: Pipeline) -> list[list]:
+    try:
+        state = pipeline.curated.state()
+    except InputError:
+        return []
+    return [[b.batch, b.curator, b.at.replace("T", " ")[:19], b.provenance(), len(b.facts),
+             f"undone by {state.undone[b.batch]}" if b.batch in state.undone else "in the graph"]
+            for b in sorted(state.batches.values(), key=lambda b: -b.batch)]
+
+
+def batch_view(pipeline: Pipeline, access: Access, request: gr.Request = None) -> tuple:
+    """When the page loads: the batches, for curators (others see none, and no error)."""
+    try:
+        access.require(request, "review")
+    except AccessDenied:
+        return "", []
+    problem = pipeline.curated.problem
+    return (f"**Curated facts are switched off**: {problem}" if problem else ""), batch_rows(pipeline)
+
+
+def export_overlay(pipeline: Pipeline, access: Access, request: gr.Request = None) -> str:
+    allow(access, request, "review")
+    try:
+        text = pipeline.curated.export_text()
+    except InputError as e:
+        raise _refused(e) from e
+    EXPORT_DIR.mkdir(parents=True, exist_ok=True)
+    for old in EXPORT_DIR.iterdir():
+        if time.time() - old.stat().st_mtime > EXPORT_MAX_AGE_S:
+            old.unlink(missing_ok=True)
+    path = EXPORT_DIR / f"curated-overlay-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def import_overlay(pipeline: Pipeline, access: Access, file, request: gr.Request = None) -> tuple:
+    identity = allow(access, request, "merge")
+    curator = identity.name if identity and identity.name else "python"
+    try:
+        path = Path(file if isinstance(file, str) else getattr(file, "name", "") or "")
+        if not path.is_file():
+            raise InputError("Choose an exported overlay file (.jsonl) to import.")
+        if path.stat().st_size > MAX_IMPORT_BYTES:
+            raise InputError(f"The file is {path.stat().st_size:,} bytes; an overlay export up to "
+                             f"{MAX_IMPORT_BYTES:,} is accepted.")
+        batches = pipeline.curated.import_text(path.read_text(encoding="utf-8", errors="replace"), curator)
+    except OverlayError as e:
+        raise _refused(InputError(f"The file cannot be imported: {e}")) from e
+    except (InputError, StoreError) as e:
+        raise _refused(e) from e
+    facts = sum(len(b.facts) for b in batches)
+    access.audit.record(curator, "imported", f"batches {', '.join(str(b.batch) for b in batches)}: {facts} facts")
+    return f"Imported {len(batches)} batches ({facts} facts) as batches {batches[0].batch}-{batches[-1].batch}.", \
+        batch_rows(pipeline)
+
+
+def build_tab(pipeline: Pipeline, access: Access) -> gr.Markdown:
+    """The tab's components and endpoints; returns the batches' message (filled when the page loads)."""
+    gr.Markdown("Curators add facts from a case report or an abstract: extract candidates, review them, merge. "
+                "Facts link nodes the graph already holds; each batch keeps its curator, time and PMID. "
+                "Admins may undo a batch.")
+    with gr.Row():
+        with gr.Column(scale=3):
+            text = gr.Textbox(label="Case report or abstract", lines=6, elem_id="curate-text")
+        with gr.Column(scale=1):
+            pmid = gr.Textbox(label="PMID (optional)", placeholder="e.g. 26551301", elem_id="curate-pmid")
+            extract_button = gr.Button("Extract facts", variant="primary", elem_id="curate-extract")
+    message = gr.Markdown("", elem_id="curate-message")
+    review = gr.Dataframe(headers=REVIEW_HEADERS, datatype=REVIEW_TYPES, type="array", interactive=True, wrap=True,
+                          label="Candidate facts (tick to accept; names and types can be edited)",
+                          elem_id="curate-review", column_widths=["7%", "11%", "17%", "8%", "11%", "17%", "29%"])
+    merge_button = gr.Button("Merge accepted facts", variant="primary", elem_id="curate-merge")
+    batches = gr.Dataframe(headers=BATCH_HEADERS, label="Curated batches", interactive=False,
+                           elem_id="curate-batches", max_height=300)
+    with gr.Row():
+        number = gr.Number(label="Batch", precision=0, minimum=1, elem_id="curate-batch")
+        undo_button = gr.Button("Undo batch (admins)", variant="stop", elem_id="curate-undo")
+        export_button = gr.Button("Export overlay", elem_id="curate-export")
+        upload = gr.File(label="Import an exported overlay", file_types=[".jsonl"], elem_id="curate-upload")
+        import_button = gr.Button("Import", elem_id="curate-import")
+    download = gr.File(label="Overlay export", elem_id="curate-download")
+    extract_button.click(bind(extract_facts, pipeline, access), [text, pmid], [message, review], api_name="extract",
+                         concurrency_id="pipeline")
+    merge_button.click(bind(merge_facts, pipeline, access), [review, text, pmid], [message, batches],
+                       api_name="merge", concurrency_id="pipeline")
+    undo_button.click(bind(undo_batch, pipeline, access), [number], [message, batches], api_name="undo",
+                      concurrency_id="pipeline")
+    export_button.click(bind(export_overlay, pipeline, access), None, download, api_name="export_overlay")
+    import_button.click(bind(import_overlay, pipeline, access), [upload], [message, batches],
+                        api_name="import_overlay", concurrency_id="pipeline")
+    return message, batches

@@ -1,0 +1,102 @@
+"""Candidate facts from a case report or abstract, each with the sentence it came from.
+
+Names are found by the graph's own vocabulary (retrieval.intent.find_mentions: labels, synonyms,
+gene symbols, typo-tolerant), so every candidate links nodes the graph holds. Rule-based, from
+co-occurrence:
+- in one sentence: a disease and a facial phenotype -> (Disease)-[Exhibit]->(FacePhenotype); a gene
+  and a disease -> (Genotype)-[Cause]->(Disease); a gene and a facial phenotype with no disease in
+  the sentence -> (Genotype)-[Affect]->(FacePhenotype);
+- when the whole text names exactly one disease, the findings and genes of its other sentences are
+  tied to it (a case report names its diagnosis once and describes the patient elsewhere).
+Findings written as absent ("no cleft palate", ner.negation) give no fact. A curator reviews every
+candidate before anything is merged.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from curation.facts import Fact
+from fpkg.errors import InputError
+from ner.negation import is_negated
+from retrieval.intent import find_mentions
+from retrieval.linking import EntityLinker
+
+MAX_TEXT = 20_000  # characters: an abstract or a case report, not a book
+MAX_CANDIDATES = 200
+KINDS = ("Disease", "FacePhenotype", "Genotype")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[])|\n\s*\n|\n(?=\s*[-*•])")
+
+
+@dataclass
+class Extraction:
+    facts: list[Fact] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+
+
+def sentences(text: str) -> list[str]:
+    return [" ".join(part.split()) for part in _SENTENCE_END.split(text) if part.strip()]
+
+
+def extract(text: str, linker: EntityLinker) -> Extraction:
+    text = (text or "").strip()
+    if not text:
+        raise InputError("Paste a case report or an abstract to extract facts from.")
+    if len(text) > MAX_TEXT:
+        raise InputError(f"The text is {len(text):,} characters long; the limit is {MAX_TEXT:,} (paste one case "
+                         "report or abstract at a time).")
+    found: list[tuple[str, dict[str, list[str]]]] = []  # (sentence, label -> names)
+    absent: list[str] = []
+    for sentence in sentences(text):
+        names: dict[str, list[str]] = {label: [] for label in KINDS}
+        for link in find_mentions(sentence, linker):
+            if link.label not in names or not link.name or link.name in names[link.label]:
+                continue
+            start = sentence.lower().find(link.mention.lower())
+            if link.label == "FacePhenotype" and start >= 0 and is_negated(sentence, start, start + len(link.mention)):
+                absent.append(link.mention)
+                continue
+            names[link.label].append(link.name)
+        found.append((sentence, names))
+    result = Extraction(_facts(found))
+    if not any(any(names.values()) for _, names in found):
+        result.notices.append("No gene, disease or facial phenotype of the graph was found in the text.")
+    elif not result.facts:
+        result.notices.append("Names were found, but never a pair that makes a fact (e.g. a disease and a "
+                              "finding in one sentence).")
+    if absent:
+        result.notices.append(f"Written as absent, so left out: {', '.join(dict.fromkeys(absent))}.")
+    if len(result.facts) > MAX_CANDIDATES:
+        result.notices.append(f"Only the first {MAX_CANDIDATES} of {len(result.facts)} candidates are shown.")
+        result.facts = result.facts[:MAX_CANDIDATES]
+    return result
+
+
+def _facts(found: list[tuple[str, dict[str, list[str]]]]) -> list[Fact]:
+    facts: dict[tuple, Fact] = {}
+
+    def add(head_label: str, head: str, relation: str, tail_label: str, tail: str, sentence: str) -> None:
+        facts.setdefault((head_label, head, relation, tail_label, tail),
+                         Fact(head_label, head, relation, tail_label, tail, sentence))
+
+    for sentence, names in found:
+        for disease in names["Disease"]:
+            for phenotype in names["FacePhenotype"]:
+                add("Disease", disease, "Exhibit", "FacePhenotype", phenotype, sentence)
+            for gene in names["Genotype"]:
+                add("Genotype", gene, "Cause", "Disease", disease, sentence)
+        if not names["Disease"]:
+            for gene in names["Genotype"]:
+                for phenotype in names["FacePhenotype"]:
+                    add("Genotype", gene, "Affect", "FacePhenotype", phenotype, sentence)
+    diseases = {d for _, names in found for d in names["Disease"]}
+    if len(diseases) == 1:
+        [disease] = diseases
+        for sentence, names in found:
+            if not names["Disease"]:
+                for phenotype in names["FacePhenotype"]:
+                    add("Disease", disease, "Exhibit", "FacePhenotype", phenotype, sentence)
+                for gene in names["Genotype"]:
+                    add("Genotype", gene, "Cause", "Disease", disease, sentence)
+    return list(facts.values())

@@ -1,0 +1,107 @@
+"""The curated layer of a running graph: merge a reviewed batch, undo one, export and import the
+overlay; the graph and the overlay file always agree.
+
+A merge writes the graph first and then appends the overlay record; if the record cannot be
+written, the batch is taken out of the graph again. An undo does the reverse. One lock orders them
+within the process. A damaged overlay (OverlayError) is not applied at all: the graph then holds
+no curated fact and merging is refused until the file is mended.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from pathlib import Path
+
+from curation.facts import Fact
+from curation.graph_writes import Replay, apply_batch, check_facts, clear, remove_batch, replay
+from curation.overlay import Batch, Overlay, OverlayState, now, parse
+from fpkg.errors import InputError, OverlayError
+from graphstore.store import GraphStore
+
+PMID_DIGITS = 9
+
+
+def checked_pmid(pmid: object) -> str:
+    text = str(pmid or "").strip().removeprefix("PMID:").removeprefix("PMID").strip()
+    if text and not (text.isdigit() and len(text) <= PMID_DIGITS):
+        raise InputError(f"{str(pmid)[:40]!r} is not a PubMed id (digits only, e.g. 26551301).")
+    return text
+
+
+class CuratedLayer:
+    def __init__(self, store: GraphStore, overlay: Overlay):
+        self.store, self.overlay = store, overlay
+        self._lock = threading.Lock()
+        self.problem: str | None = None  # why the overlay is not applied
+        self.replayed: Replay | None = None
+
+    @classmethod
+    def open(cls, store: GraphStore, path: Path) -> CuratedLayer:
+        """The layer, with the overlay replayed onto the graph (after a build, or any start)."""
+        layer = cls(store, Overlay(path))
+        try:
+            layer.replayed = replay(store, layer.overlay.read())
+        except OverlayError as e:
+            clear(store)
+            layer.problem = str(e)
+        return layer
+
+    def state(self) -> OverlayState:
+        self._usable()
+        return self.overlay.read()
+
+    def merge(self, curator: str, facts: list[Fact], pmid: str = "", text: str = "") -> Batch:
+        """One reviewed batch into the graph and the overlay, with its provenance: the PMID, else the
+        pasted text's SHA-256."""
+        pmid = checked_pmid(pmid)
+        digest = hashlib.sha256(text.encode()).hexdigest() if text and not pmid else ""
+        return self._merge(curator, check_facts(self.store, facts), pmid, digest)
+
+    def _merge(self, curator: str, facts: list[Fact], pmid: str, digest: str) -> Batch:
+        with self._lock:
+            self._usable()
+            batch = Batch(self.overlay.next_batch(), curator, now(), tuple(facts), pmid, digest)
+            apply_batch(self.store, batch)
+            try:
+                self.overlay.add_merge(batch)
+            except OSError:
+                remove_batch(self.store, batch.batch)
+                raise
+        self.store.snapshot()
+        return batch
+
+    def undo(self, batch_number: int, by: str) -> Batch:
+        with self._lock:
+            state = self.state()
+            batch = state.batches.get(batch_number)
+            if batch is None:
+                raise InputError(f"There is no curated batch {batch_number}.")
+            if batch_number in state.undone:
+                raise InputError(f"Batch {batch_number} was already undone by {state.undone[batch_number]}.")
+            remove_batch(self.store, batch_number)
+            try:
+                self.overlay.add_undo(batch_number, by)
+            except OSError:
+                apply_batch(self.store, batch)
+                raise
+        self.store.snapshot()
+        return batch
+
+    def export_text(self) -> str:
+        self._usable()
+        return self.overlay.path.read_text(encoding="utf-8") if self.overlay.path.is_file() else ""
+
+    def import_text(self, text: str, curator: str) -> list[Batch]:
+        """Every live batch of an exported overlay, merged again as new batches by `curator` (their
+        provenance kept); a damaged export is refused whole, and so is one naming a node the graph
+        does not hold (checked before anything is written)."""
+        imported = parse(text if text.endswith("\n") else text + "\n", Path("the imported file"))
+        batches = [(batch, check_facts(self.store, list(batch.facts))) for batch in imported.live()]
+        if not batches:
+            raise InputError("The imported file holds no curated batch to merge.")
+        return [self._merge(curator, facts, batch.pmid, batch.text_sha256) for batch, facts in batches]
+
+    def _usable(self) -> None:
+        if self.problem:
+            raise InputError(f"Curated facts are switched off: {self.problem}")
