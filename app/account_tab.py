@@ -6,6 +6,8 @@ everyone and answers a non-admin with what it needs.
 
 from __future__ import annotations
 
+import html
+
 import gradio as gr
 
 from app.access import Access, allow
@@ -17,13 +19,14 @@ SHOWN_RECORDS = 500  # the newest
 
 
 def account_line(access: Access, request: gr.Request = None) -> str:
+    """HTML (links that open in the page itself, not a new tab as Markdown's do)."""
     identity = access.identity(request)
     if identity.signed_in:
         via = " with Hugging Face" if identity.via == "huggingface" else ""
-        leave = "" if identity.via == "huggingface" else " · [Sign out](signout)"
-        return f"Signed in{via} as **{identity.name}** ({identity.role}){leave}"
+        leave = "" if identity.via == "huggingface" else ' · <a href="signout" target="_self">Sign out</a>'
+        return f"Signed in{via} as <b>{html.escape(identity.name)}</b> ({identity.role}){leave}"
     if access.password_sign_in:
-        return "Not signed in: you may read and diagnose · [Sign in](signin)"
+        return 'Not signed in: you may read and diagnose · <a href="signin" target="_self">Sign in</a>'
     return ""
 
 

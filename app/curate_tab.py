@@ -20,7 +20,7 @@ from app.gradio_bind import bind
 from app.pipeline import Pipeline
 from curation.extract import extract
 from curation.facts import Fact
-from curation.layer import checked_pmid
+from curation.layer import checked_pmid, hpo_exclusions
 from fpkg.errors import AccessDenied, InputError, OverlayError, StoreError
 from retrieval.intent import LABEL_TO_TYPE
 
@@ -45,12 +45,13 @@ def extract_facts(pipeline: Pipeline, access: Access, text: str, pmid: str, requ
     allow(access, request, "review")
     try:
         checked_pmid(pmid)
-        found = extract(text, pipeline.linker)
+        found = extract(text, pipeline.linker, pipeline.recognizer)
     except InputError as e:
         raise _refused(e) from e
     rows = [[True, f.head_label, f.head, f.relation, f.tail_label, f.tail, f.sentence] for f in found.facts]
     lines = [f"{len(rows)} candidate facts. Untick a fact to reject it, edit a name to correct it, then "
-             "merge the ticked ones." if rows else "No candidate fact.", *(f"- {n}" for n in found.notices)]
+             "merge the ticked ones." if rows else "No candidate fact.", *(f"- {n}" for n in found.notices),
+             *(f"- ⚠ {n}" for n in hpo_exclusions(pipeline.store, found.facts))]
     return "\n".join(lines), rows
 
 
@@ -89,8 +90,10 @@ def merge_facts(pipeline: Pipeline, access: Access, rows, text: str, pmid: str, 
     except (InputError, StoreError) as e:
         raise _refused(e) from e
     access.audit.record(curator, "merged", f"batch {batch.batch}: {len(batch.facts)} facts, {batch.provenance()}")
+    warnings = [f"\n- ⚠ {n}" for n in hpo_exclusions(pipeline.store, list(batch.facts))]
     return (f"Merged batch {batch.batch}: {len(batch.facts)} facts by {curator} ({batch.provenance()}). Questions "
-            "see them now (source `curated`); the differential uses them from the next start."), batch_rows(pipeline)
+            "see them now (source `curated`); the differential uses them from the next start."
+            + "".join(warnings)), batch_rows(pipeline)
 
 
 def undo_batch(pipeline: Pipeline, access: Access, number, request: gr.Request = None) -> tuple:

@@ -211,7 +211,7 @@ def build_demo(pipeline: Pipeline, access: Access | None = None) -> gr.Blocks:
                         "gene and a variant, answered from the Facial Phenotype Knowledge Graph (+ HPO) with the "
                         "evidence shown. **For research and education only; not a medical device.**")
             with gr.Column(scale=0, min_width=260):
-                account = gr.Markdown("", elem_id="account-status")
+                account = gr.HTML("", elem_id="account-status")
                 if access.hf_oauth:
                     gr.LoginButton()
         stored = history_tab.browser_store(access)

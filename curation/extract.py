@@ -1,8 +1,8 @@
 """Candidate facts from a case report or abstract, each with the sentence it came from.
 
 Names are found by the graph's own vocabulary (retrieval.intent.find_mentions: labels, synonyms,
-gene symbols, typo-tolerant), so every candidate links nodes the graph holds. Rule-based, from
-co-occurrence:
+gene symbols, typo-tolerant) and by the NER model's spans, linked to the graph by exact name or
+synonym, so every candidate links nodes the graph holds. Rule-based, from co-occurrence:
 - in one sentence: a disease and a facial phenotype -> (Disease)-[Exhibit]->(FacePhenotype); a gene
   and a disease -> (Genotype)-[Cause]->(Disease); a gene and a facial phenotype with no disease in
   the sentence -> (Genotype)-[Affect]->(FacePhenotype);
@@ -20,8 +20,10 @@ from dataclasses import dataclass, field
 from curation.facts import Fact
 from fpkg.errors import InputError
 from ner.negation import is_negated
-from retrieval.intent import find_mentions
+from ner.recognizer import Recognizer
+from retrieval.intent import LABEL_TO_TYPE, find_mentions
 from retrieval.linking import EntityLinker
+from retrieval.result import Link
 
 MAX_TEXT = 20_000  # characters: an abstract or a case report, not a book
 MAX_CANDIDATES = 200
@@ -39,7 +41,19 @@ def sentences(text: str) -> list[str]:
     return [" ".join(part.split()) for part in _SENTENCE_END.split(text) if part.strip()]
 
 
-def extract(text: str, linker: EntityLinker) -> Extraction:
+def mentions(sentence: str, linker: EntityLinker, recognizer: Recognizer | None) -> list[Link]:
+    """The graph's names in the sentence, then the NER spans that link to a node by name or synonym."""
+    found = find_mentions(sentence, linker)
+    kinds = set(LABEL_TO_TYPE.values())
+    for span in recognizer.predict(sentence) if recognizer is not None else []:
+        if span.type in kinds:
+            link = linker.link(span.text, span.type)
+            if link.node_id is not None and link.method in ("exact", "synonym"):
+                found.append(link)
+    return found
+
+
+def extract(text: str, linker: EntityLinker, recognizer: Recognizer | None = None) -> Extraction:
     text = (text or "").strip()
     if not text:
         raise InputError("Paste a case report or an abstract to extract facts from.")
@@ -50,7 +64,7 @@ def extract(text: str, linker: EntityLinker) -> Extraction:
     absent: list[str] = []
     for sentence in sentences(text):
         names: dict[str, list[str]] = {label: [] for label in KINDS}
-        for link in find_mentions(sentence, linker):
+        for link in mentions(sentence, linker, recognizer):
             if link.label not in names or not link.name or link.name in names[link.label]:
                 continue
             start = sentence.lower().find(link.mention.lower())

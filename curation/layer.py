@@ -20,6 +20,10 @@ from fpkg.errors import InputError, OverlayError
 from graphstore.store import GraphStore
 
 PMID_DIGITS = 9
+EXCLUDED_BY_HPO = ("UNWIND $pairs AS pair MATCH (d:Disease) WHERE d.dname = pair.disease AND d.excludes IS NOT NULL "
+                   "MATCH (p:FacePhenotype) WHERE p.phenotypeName = pair.phenotype "
+                   "AND p.hpo_id IN split(d.excludes, ';') "
+                   "RETURN DISTINCT d.dname AS disease, p.phenotypeName AS phenotype, p.hpo_id AS hpo")
 
 
 def checked_pmid(pmid: object) -> str:
@@ -27,6 +31,14 @@ def checked_pmid(pmid: object) -> str:
     if text and not (text.isdigit() and len(text) <= PMID_DIGITS):
         raise InputError(f"{str(pmid)[:40]!r} is not a PubMed id (digits only, e.g. 26551301).")
     return text
+
+
+def hpo_exclusions(store: GraphStore, facts: list[Fact]) -> list[str]:
+    """Facts HPO contradicts: a finding its NOT annotations exclude for the disease (the curator
+    decides; the answer's conflict check names it too once merged)."""
+    pairs = [{"disease": f.head, "phenotype": f.tail} for f in facts if f.relation == "Exhibit"]
+    rows = store.query(EXCLUDED_BY_HPO, {"pairs": pairs}) if pairs else []
+    return [f"HPO records {row['disease']} as NOT having {row['phenotype']} ({row['hpo']})." for row in rows]
 
 
 class CuratedLayer:

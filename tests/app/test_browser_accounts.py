@@ -54,6 +54,13 @@ def test_browser_history_survives_a_reload_reruns_and_is_deleted(page, app_serve
     assert "CHARGE syndrome" in wait_for_answer(page, "ask", "CHARGE syndrome")
     assert field(page, "ask-question").input_value() == QUESTION
     wait_for_rows(page, 2)
+    page.locator("#history-export-csv").click()
+    link = page.locator("#history-file a").first
+    link.wait_for()
+    with page.expect_download() as download_info:
+        link.click()
+    exported = download_info.value.path().read_text()
+    assert exported.splitlines()[0] == "id,at,kind,summary,inputs" and exported.count(QUESTION) == 2
     delete_all(page)
     page.reload()
     page.wait_for_selector("#diag-submit")
@@ -109,6 +116,13 @@ def test_signed_in_history_is_kept_on_the_server_across_a_restart(browser, close
         page.locator("#admin-show").click()
         assert "cara is a curator; audit needs the admin role" in toast_with(page, "audit needs the admin role")
         page.locator("#account-status a", has_text="Sign out").click()
+        page.wait_for_selector("#signin")  # signed out: anonymous use is off, so back to the form
+        sign_in(page, app.url, "vera", PASSWORDS["vera"])  # a viewer's merge: refused by the server
+        page.wait_for_selector("#diag-submit")
+        page.get_by_role("tab", name="Curate").click()
+        page.locator("#curate-merge").click()
+        assert "vera is a viewer; merge needs the curator role" in toast_with(page, "merge needs the curator role")
+        page.context.clear_cookies()
         sign_in(page, app.url, "ada", PASSWORDS["ada"])
         page.wait_for_selector("#diag-submit")
         page.get_by_role("tab", name="Admin").click()

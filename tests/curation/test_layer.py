@@ -143,3 +143,16 @@ def test_an_export_imports_as_new_batches_and_a_damaged_one_is_refused(layer, fa
     with pytest.raises(InputError, match="no curated batch"):
         other.import_text("", "ida")
     assert fingerprint(falkordb_store, other.overlay) == before
+
+
+def test_a_fact_hpo_excludes_is_named(falkordb_store, tmp_path):
+    excluded = graph()
+    excluded.nodes[0].properties["excludes"] = "HP:0000508"
+    excluded.nodes[2].properties["hpo_id"] = "HP:0000508"  # Ptosis
+    falkordb_store.load(excluded)
+    from curation.layer import hpo_exclusions
+
+    ptosis = Fact("Disease", "Noonan syndrome", "Exhibit", "FacePhenotype", "Ptosis")
+    assert hpo_exclusions(falkordb_store, [EXHIBIT, ptosis, CAUSE]) == [
+        "HPO records Noonan syndrome as NOT having Ptosis (HP:0000508)."]
+    assert hpo_exclusions(falkordb_store, [CAUSE]) == []
