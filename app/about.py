@@ -45,6 +45,15 @@ def ner_in_use(pipeline: Pipeline) -> str:
     return "rules only"
 
 
+def curated_text(pipeline: Pipeline) -> str:
+    layer = pipeline.curated
+    if layer.problem:
+        return f"switched off: {layer.problem}"
+    replayed = layer.replayed
+    return (f"{replayed.relationships} curated facts from {replayed.batches} batches at start" if replayed
+            else "none applied")
+
+
 def access_markdown(access: Access) -> str:
     """Who may use this instance and where history goes (the operator's settings)."""
     if access.hf_oauth:
@@ -80,7 +89,8 @@ def about_markdown(pipeline: Pipeline, access: Access | None = None) -> str:
 ## The knowledge graph
 
 {built}: **{counts['total_nodes']:,} nodes** and **{counts['total_relationships']:,} relationships**
-in {pipeline.settings.graph_backend}. Nothing typed in this app can change it: queries run read-only.
+in {pipeline.settings.graph_backend}. Questions cannot change it: their queries run read-only. Only
+curators add facts, by review in the Curate tab ({curated_text(pipeline)}).
 
 | label | nodes |
 | --- | ---: |
