@@ -21,7 +21,9 @@ from app.pipeline import Pipeline
 from curation.extract import extract
 from curation.facts import Fact
 from curation.layer import checked_pmid, hpo_exclusions
-from fpkg.errors import AccessDenied, InputError, OverlayError, StoreError
+from fpkg.errors import AccessDenied, InputError, LLMError, OverlayError, StoreError
+from llm.base import GenerationRequest
+from llm.prompts import facts_messages
 from retrieval.intent import LABEL_TO_TYPE
 
 REVIEW_HEADERS = ["accept", "head type", "head", "relation", "tail type", "tail", "sentence"]
@@ -30,6 +32,7 @@ BATCH_HEADERS = ["batch", "curator", "when (UTC)", "source", "facts", "state"]
 EXPORT_DIR = Path(tempfile.gettempdir()) / "fpkg-rag-overlay"
 EXPORT_MAX_AGE_S = 600
 MAX_IMPORT_BYTES = 5 * 2**20
+SUGGESTION_TOKENS = 256
 TRUE_WORDS = ("true", "yes", "1", "accept", "accepted", "x", "✓")
 
 
@@ -48,11 +51,27 @@ def extract_facts(pipeline: Pipeline, access: Access, text: str, pmid: str, requ
         found = extract(text, pipeline.linker, pipeline.recognizer)
     except InputError as e:
         raise _refused(e) from e
+    suggested = _suggest_with_llm(pipeline, text, found)
     rows = [[True, f.head_label, f.head, f.relation, f.tail_label, f.tail, f.sentence] for f in found.facts]
     lines = [f"{len(rows)} candidate facts. Untick a fact to reject it, edit a name to correct it, then "
              "merge the ticked ones." if rows else "No candidate fact.", *(f"- {n}" for n in found.notices),
+             *([suggested] if suggested else []),
              *(f"- ⚠ {n}" for n in hpo_exclusions(pipeline.store, found.facts))]
     return "\n".join(lines), rows
+
+
+def _suggest_with_llm(pipeline: Pipeline, text: str, found) -> str:
+    """With an LLM configured, the facts it pairs among the names found are added to the candidates;
+    a line saying what it added, or why it could not."""
+    if pipeline.settings.llm_backend == "grounded" or not any(found.names().values()):
+        return ""
+    try:
+        reply = pipeline.generator(None).generate(GenerationRequest(facts_messages(text, found.names()),
+                                                                    max_new_tokens=SUGGESTION_TOKENS))
+    except LLMError as e:
+        return f"- The {pipeline.settings.llm_backend} LLM could not be asked ({e}): co-occurrence candidates only."
+    added = found.add_suggested(reply)
+    return f"- The {pipeline.settings.llm_backend} LLM suggested {added} more (at the end of the table)."
 
 
 def accepted_facts(pipeline: Pipeline, rows) -> list[Fact]:

@@ -8,8 +8,9 @@ synonym, so every candidate links nodes the graph holds. Rule-based, from co-occ
   the sentence -> (Genotype)-[Affect]->(FacePhenotype);
 - when the whole text names exactly one disease, the findings and genes of its other sentences are
   tied to it (a case report names its diagnosis once and describes the patient elsewhere).
-Findings written as absent ("no cleft palate", ner.negation) give no fact. A curator reviews every
-candidate before anything is merged.
+Findings written as absent ("no cleft palate", ner.negation) give no fact. With an LLM configured,
+the app also asks it to pair the names found (`Extraction.add_suggested` keeps only pairs of those
+names in a curated pattern). A curator reviews every candidate before anything is merged.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from curation.facts import Fact
+from curation.facts import CURATED_PATTERNS, Fact
 from fpkg.errors import InputError
 from ner.negation import is_negated
 from ner.recognizer import Recognizer
@@ -35,6 +36,34 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[])|\n\s*\n|\n(?=\s*[-*•])"
 class Extraction:
     facts: list[Fact] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
+    found: list[tuple[str, dict[str, list[str]]]] = field(default_factory=list)  # (sentence, label -> names)
+
+    def names(self) -> dict[str, list[str]]:
+        """Every graph name found, by label, in text order."""
+        return {label: list(dict.fromkeys(n for _, names in self.found for n in names[label])) for label in KINDS}
+
+    def add_suggested(self, reply: str) -> int:
+        """Facts an LLM listed as `head | relation | tail` lines, kept only when both names were found
+        in the text (an LLM adds no node) and the pattern is a curated one; returns how many were new.
+        Each gets the first sentence naming both, else none."""
+        labels = {name: label for label, names in self.names().items() for name in names}
+        known = {(f.head, f.relation, f.tail) for f in self.facts}
+        added = 0
+        for line in reply.splitlines():
+            parts = [part.strip(" `*-\t") for part in line.split("|")]
+            if len(parts) != 3 or parts[0] not in labels or parts[2] not in labels:
+                continue
+            head, relation, tail = parts
+            fact = Fact(labels[head], head, relation.capitalize(), labels[tail], tail, self._sentence(head, tail))
+            if fact.pattern() in CURATED_PATTERNS and (head, fact.relation, tail) not in known:
+                self.facts.append(fact)
+                known.add((head, fact.relation, tail))
+                added += 1
+        return added
+
+    def _sentence(self, head: str, tail: str) -> str:
+        return next((sentence for sentence, names in self.found
+                     if head in sum(names.values(), []) and tail in sum(names.values(), [])), "")
 
 
 def sentences(text: str) -> list[str]:
@@ -73,7 +102,7 @@ def extract(text: str, linker: EntityLinker, recognizer: Recognizer | None = Non
                 continue
             names[link.label].append(link.name)
         found.append((sentence, names))
-    result = Extraction(_facts(found))
+    result = Extraction(_facts(found), found=found)
     if not any(any(names.values()) for _, names in found):
         result.notices.append("No gene, disease or facial phenotype of the graph was found in the text.")
     elif not result.facts:

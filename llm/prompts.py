@@ -128,3 +128,19 @@ def cypher_messages(
         )
     messages.append({"role": "user", "content": content})
     return messages
+
+
+FACTS_SYSTEM = (
+    "You read a clinical case report and list the facts it states, for a knowledge graph of rare "
+    "diseases with facial features. Use only the names given, exactly as written there. One fact per "
+    "line, as `head | relation | tail`, with relation one of: Exhibit (a disease shows a facial "
+    "phenotype), Cause (a gene causes a disease), Affect (a gene affects a facial phenotype). Leave out "
+    "findings the text says are absent. Reply with the lines only."
+)
+
+
+def facts_messages(text: str, names: dict[str, Sequence[str]]) -> list[dict[str, str]]:
+    """Curated growth: the report and the graph names found in it, for the LLM to pair as facts."""
+    listed = "\n".join(f"{kind}: {'; '.join(found)}" for kind, found in names.items() if found)
+    content = f"Names:\n{listed}\n\nReport:\n{text.strip()}"
+    return [{"role": "system", "content": FACTS_SYSTEM}, {"role": "user", "content": content}]
