@@ -76,15 +76,16 @@ class AccessSettings:
         return _positive("FPKG_SESSION_HOURS", self.session_hours_value, DEFAULT_SESSION_HOURS, 24 * 90)
 
 
-def _positive(name: str, value: str | None, default: float, most: float) -> float:
+def _positive(name: str, value: str | None, default: float, most: float, unit: str = "") -> float:
+    """A setting that is a number above 0 and at most `most`; `default` when unset."""
     if value is None or not value.strip():
         return default
     try:
         number = float(value)
     except ValueError:
-        raise SettingsError(f"{name}={value!r} is not a number") from None
+        raise SettingsError(f"{name}={value!r} is not a number{' of ' + unit if unit else ''}") from None
     if math.isnan(number) or not 0 < number <= most:
-        raise SettingsError(f"{name}={value!r} must be more than 0 and at most {most:g}")
+        raise SettingsError(f"{name}={value!r} must be more than 0 and at most {most:g}{' ' + unit if unit else ''}")
     return number
 
 
@@ -143,16 +144,7 @@ class Settings:
     @property
     def llm_timeout_s(self) -> float:
         """How long an endpoint may take to answer (LLM_TIMEOUT_S, default 120 s)."""
-        value = self.llm_timeout
-        if value is None or not value.strip():
-            return DEFAULT_LLM_TIMEOUT_S
-        try:
-            seconds = float(value)
-        except ValueError:
-            raise SettingsError(f"LLM_TIMEOUT_S={value!r} is not a number of seconds") from None
-        if math.isnan(seconds) or not 0 < seconds <= MAX_LLM_TIMEOUT_S:
-            raise SettingsError(f"LLM_TIMEOUT_S={value!r} must be more than 0 and at most 3600 seconds")
-        return seconds
+        return _positive("LLM_TIMEOUT_S", self.llm_timeout, DEFAULT_LLM_TIMEOUT_S, MAX_LLM_TIMEOUT_S, "seconds")
 
 
 def default_state_dir(env) -> Path:

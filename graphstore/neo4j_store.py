@@ -90,15 +90,7 @@ class Neo4jStore(GraphStore):
             counters = tx.run(cypher, params or {}).consume().counters
             return WriteCounts(counters.relationships_created, counters.relationships_deleted)
 
-        try:
-            with self._driver.session(database=self.database) as session:
-                return session.execute_write(work)
-        except (ServiceUnavailable, SessionExpired) as e:
-            raise StoreUnavailable(f"Neo4j unreachable: {e}") from e
-        except Neo4jError as e:
-            raise QueryRejected(f"write refused: {e.message} [{e.code}]") from e
-        finally:
-            self._schema_cache = None
+        return self._write(work, lambda e: QueryRejected(f"write refused: {e.message} [{e.code}]"))
 
     def load(self, graph: Graph, *, batch_size: int = 5000,
              indexes: Sequence[tuple[str, str]] = ()) -> None:
@@ -125,15 +117,7 @@ class Neo4jStore(GraphStore):
                         raise LoadError(f"created {created} of {len(batch)} {rel_type} relationships; "
                                         f"(id, start, end) without a node: {missing_endpoints(graph)}")
 
-        try:
-            with self._driver.session(database=self.database) as session:
-                session.execute_write(work)  # raising inside rolls the whole load back
-        except (ServiceUnavailable, SessionExpired) as e:
-            raise StoreUnavailable(f"Neo4j unreachable during the load: {e}") from e
-        except Neo4jError as e:
-            raise LoadError(f"load failed, previous graph kept: {e}") from e
-        finally:
-            self._schema_cache = None
+        self._write(work, lambda e: LoadError(f"load failed, previous graph kept: {e}"))
 
     def create_indexes(self, specs: Iterable[tuple[str, str]]) -> None:
         try:
@@ -152,6 +136,18 @@ class Neo4jStore(GraphStore):
         self._driver.close()
 
     # ---- internals ----------------------------------------------------------------------
+    def _write(self, work: Callable[[neo4j.ManagedTransaction], T], failed: Callable[[Neo4jError], StoreError]) -> T:
+        """`work` in one write transaction: raising inside rolls all of it back."""
+        try:
+            with self._driver.session(database=self.database) as session:
+                return session.execute_write(work)
+        except (ServiceUnavailable, SessionExpired) as e:
+            raise StoreUnavailable(f"Neo4j unreachable: {e}") from e
+        except Neo4jError as e:
+            raise failed(e) from e
+        finally:
+            self._schema_cache = None
+
     def _read(self, work: Callable[[neo4j.ManagedTransaction], T]) -> T:
         try:
             with self._driver.session(database=self.database,

@@ -32,3 +32,12 @@ def evidence_picture_width(page, prefix: str) -> int:
     image.wait_for(timeout=ANSWER_TIMEOUT_MS)
     page.wait_for_function(f"document.querySelector('#{prefix}-evidence img').complete", timeout=30_000)
     return page.evaluate(f"document.querySelector('#{prefix}-evidence img').naturalWidth")
+
+
+def sign_in(page, url: str, name: str, password: str) -> None:
+    """Through the app's sign-in form, back to the app."""
+    page.goto(f"{url}/signin")
+    page.fill("#username", name)
+    page.fill("#password", password)
+    page.click("#signin")
+    page.wait_for_selector("#diag-submit")

@@ -22,7 +22,8 @@ def test_an_llm_suggests_facts_among_the_names_found(pipeline):
         server.reply = REPLY
         message, rows = extract_facts(with_endpoint(pipeline, server.url), None, TEXT, "")
         prompt = server.requests[-1]["body"]["messages"][1]["content"]
-    assert "Disease: Crouzon syndrome; Apert Syndrome" in prompt  # as the graph spells it and "FacePhenotype: Proptosis" in prompt
+    # the names as the graph spells them
+    assert "Disease: Crouzon syndrome; Apert Syndrome" in prompt and "FacePhenotype: Proptosis" in prompt
     assert {(row[2], row[3], row[5]) for row in rows} == {
         ("Crouzon syndrome", "Exhibit", "Proptosis"), ("FGFR2", "Cause", "Crouzon syndrome"),
         ("FGFR2", "Affect", "Proptosis")}  # no invented name, no reversed pattern

@@ -13,9 +13,9 @@ import pytest
 from gradio_client import Client
 
 from app.curate_tab import REVIEW_HEADERS
-from tests.app.test_accounts_server import add_users, client, session_cookie
+from tests.app.test_accounts_server import PASSWORDS, add_users, client, session_cookie
 from tests.app_process import ARTIFACTS, REPO_ROOT, app_environment, launch_app, private_cache
-from tests.browser_support import field, toast_with
+from tests.browser_support import field, sign_in, toast_with
 
 pytestmark = [pytest.mark.slow]
 
@@ -129,11 +129,7 @@ def test_a_curator_reviews_merges_a_rebuild_keeps_it_and_an_admin_undoes_it(brow
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     page.set_default_timeout(30_000)
-    page.goto(f"{curating.url}/signin")
-    page.fill("#username", "cara")
-    page.fill("#password", "curator password 2")
-    page.click("#signin")
-    page.wait_for_selector("#diag-submit")
+    sign_in(page, curating.url, "cara", PASSWORDS["cara"])
     page.get_by_role("tab", name="Curate").click()
     field(page, "curate-text").fill(REPORT)
     field(page, "curate-pmid").fill("12345678")
@@ -159,11 +155,7 @@ def test_a_curator_reviews_merges_a_rebuild_keeps_it_and_an_admin_undoes_it(brow
     assert curated_triples(curating.url) == expected
 
     page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
-    page.goto(f"{curating.url}/signin")
-    page.fill("#username", "ada")
-    page.fill("#password", "admin password 3")
-    page.click("#signin")
-    page.wait_for_selector("#diag-submit")
+    sign_in(page, curating.url, "ada", PASSWORDS["ada"])
     page.get_by_role("tab", name="Curate").click()
     field(page, "curate-batch").fill("1")
     page.locator("#curate-undo").click()

@@ -145,6 +145,25 @@ def test_demo_names_its_api_endpoints(pipeline):
     assert {"diagnose", "ask"} <= names
     frequency, age = demo.delete_cache  # evidence pictures do not pile up on a long-running server's disk
     assert 0 < frequency <= 86_400 and 0 < age <= 86_400
+    assert {"extract", "merge", "undo", "import_overlay", "audit"} <= names
+    assert not demo.expects_oauth  # off a Space: no Hugging Face sign-in
+
+
+def test_on_a_space_the_page_offers_sign_in_with_hugging_face(pipeline, monkeypatch):
+    from app.access import Access
+    from fpkg.config import access_settings
+
+    # what a Space with `hf_oauth: true` sets (Gradio reads the OAuth ones when it is imported)
+    monkeypatch.setenv("SYSTEM", "spaces")
+    monkeypatch.setenv("SPACE_ID", "someone/fpkg-rag")
+    for name, value in (("OAUTH_CLIENT_ID", "client"), ("OAUTH_CLIENT_SECRET", "secret"),
+                        ("OAUTH_SCOPES", "openid profile"), ("OPENID_PROVIDER_URL", "https://huggingface.co")):
+        monkeypatch.setattr(f"gradio.oauth.{name}", value)
+
+    demo = build_demo(pipeline, Access(access_settings(pipeline.settings), hf_oauth=True))
+    assert demo.expects_oauth
+    assert any(isinstance(block, gr.LoginButton) for block in demo.blocks.values())
+    assert "/login/huggingface" in {getattr(route, "path", "") for route in demo.app.routes}
 
 
 # ---- command line --------------------------------------------------------------------------
