@@ -15,7 +15,6 @@ from pathlib import Path
 from app.answers import diagnosis_evidence, facts_evidence, readings, reply_to_prediction, unsupported_names
 from app.case_parser import parse_case
 from app.validation import validate_case, validate_mode, validate_question, validate_temperature
-from curation.graph_writes import clear as clear_curated
 from curation.layer import CuratedLayer
 from curation.overlay import OVERLAY_FILE, Overlay
 from fpkg.config import Settings, access_settings
@@ -103,10 +102,9 @@ class Pipeline:
         progress(f"opening the {settings.graph_backend} graph store")
         store = open_store(settings)
         progress("checking the graph (a first start builds it from the FPKG dump and HPO)")
-        if not store.is_empty():  # the build is compared with the store without the curated layer
-            clear_curated(store)
+        curated = CuratedLayer.set_aside(store, overlay_path(settings))  # the build is compared without it
         report = ensure_built(store, settings, with_hpo=settings.with_hpo)
-        curated = CuratedLayer.open(store, overlay_path(settings))  # replayed onto the build
+        curated.put_back()
         progress(curated.problem or f"curated facts: {curated.replayed.relationships} from "
                                     f"{curated.replayed.batches} batches")
         progress("loading the entity linker, the phenotype ontology and the diseases' phenotypes")

@@ -8,10 +8,9 @@ batch number, so a batch is removed by number and the whole layer by source.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
 
 from curation.facts import CURATED_PATTERNS, KIND_WORDS, NAME_PROPERTY, Fact, checked
-from curation.overlay import Batch, OverlayState
+from curation.overlay import Batch
 from fpkg.errors import InputError, StoreError
 from graphstore.store import GraphStore, quote_name
 
@@ -25,12 +24,6 @@ _MERGE = ("MATCH (h:{head}) WHERE h.{head_prop} = $head WITH h LIMIT 1 "
           "r.text_sha256 = $text_sha256, r.sentence = $sentence")
 _REMOVE_BATCH = "MATCH ()-[r]->() WHERE r.source = $source AND r.batch = $batch DELETE r"
 _REMOVE_ALL = "MATCH ()-[r]->() WHERE r.source = $source DELETE r"
-
-
-@dataclass(frozen=True)
-class Replay:
-    batches: int
-    relationships: int
 
 
 def missing_nodes(store: GraphStore, facts: list[Fact]) -> list[str]:
@@ -88,14 +81,6 @@ def remove_batch(store: GraphStore, batch: int) -> int:
     return store.write(_REMOVE_BATCH, {"source": CURATED, "batch": batch}).relationships_deleted
 
 
-def replay(store: GraphStore, state: OverlayState) -> Replay:
-    """Makes the graph's curated layer exactly the overlay's live batches."""
-    store.write(_REMOVE_ALL, {"source": CURATED})
-    live = state.live()
-    created = sum(apply_batch(store, batch) for batch in live)
-    return Replay(len(live), created)
-
-
 def clear(store: GraphStore) -> int:
-    """Removes every curated fact (an overlay that cannot be read is not applied at all)."""
+    """Removes every curated fact: before a build is compared with the store, and before a replay."""
     return store.write(_REMOVE_ALL, {"source": CURATED}).relationships_deleted

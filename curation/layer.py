@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 
 from curation.facts import Fact
-from curation.graph_writes import Replay, apply_batch, check_facts, clear, remove_batch, replay
+from curation.graph_writes import apply_batch, check_facts, clear, remove_batch
 from curation.overlay import Batch, Overlay, OverlayState, now, parse
 from fpkg.errors import InputError, OverlayError
 from graphstore.store import GraphStore
@@ -41,6 +42,12 @@ def hpo_exclusions(store: GraphStore, facts: list[Fact]) -> list[str]:
     return [f"HPO records {row['disease']} as NOT having {row['phenotype']} ({row['hpo']})." for row in rows]
 
 
+@dataclass(frozen=True)
+class Replay:
+    batches: int
+    relationships: int
+
+
 class CuratedLayer:
     def __init__(self, store: GraphStore, overlay: Overlay):
         self.store, self.overlay = store, overlay
@@ -49,14 +56,30 @@ class CuratedLayer:
         self.replayed: Replay | None = None
 
     @classmethod
-    def open(cls, store: GraphStore, path: Path) -> CuratedLayer:
-        """The layer, with the overlay replayed onto the graph (after a build, or any start)."""
+    def set_aside(cls, store: GraphStore, path: Path) -> CuratedLayer:
+        """Before a start compares the store with the build: the curated layer taken off the graph.
+        Without an overlay file there is nothing to take off (were curated facts left in the graph,
+        the comparison would fail and the build replace the graph)."""
         layer = cls(store, Overlay(path))
-        try:
-            layer.replayed = replay(store, layer.overlay.read())
-        except OverlayError as e:
+        if layer.overlay.path.is_file() and not store.is_empty():
             clear(store)
-            layer.problem = str(e)
+        return layer
+
+    def put_back(self) -> None:
+        """After the build: the overlay's live batches written onto the graph, or, when the overlay
+        is damaged, none (`problem` says why)."""
+        try:
+            live = self.overlay.read().live()
+        except OverlayError as e:
+            self.problem = str(e)
+            return
+        self.replayed = Replay(len(live), sum(apply_batch(self.store, batch) for batch in live))
+
+    @classmethod
+    def open(cls, store: GraphStore, path: Path) -> CuratedLayer:
+        """The layer replayed onto the graph as it stands."""
+        layer = cls.set_aside(store, path)
+        layer.put_back()
         return layer
 
     def state(self) -> OverlayState:
