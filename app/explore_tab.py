@@ -100,7 +100,8 @@ def build_tab(pipeline: Pipeline, access: Access) -> None:
                               elem_id="explore-name")
             sources = gr.CheckboxGroup(list(SOURCES), value=["FPKG"], label="Sources",
                                        info="FPKG: published patients (HPO's annotations are shown when FPKG has "
-                                            "none); HPO: annotations", elem_id="explore-sources")
+                                            "none); HPO: annotations; curated: facts merged by curators",
+                                       elem_id="explore-sources")
             min_count = gr.Number(value=1, minimum=1, maximum=MAX_MIN_COUNT, precision=0, label="Minimum count",
                                   elem_id="explore-min-count")
             submit = gr.Button("Explore", variant="primary", elem_id="explore-submit")

@@ -4,8 +4,9 @@ A gene's picture follows the FPKG paper's Fig. 5: gene → its published variant
 phenotypes of the patients who carry them → the diseases those variants cause. Each link's count
 is the number of patients behind it (FPKG). HPO adds what it annotates without patients: gene →
 "HPO annotation" (in the variants' column: no variant is involved) → facial phenotype → disease, for
-the diseases the gene causes, one per annotation. A disease's picture is the reverse: disease →
-facial phenotypes → variants (or "HPO annotation") → genes.
+the diseases the gene causes, one per annotation. Curated facts (the Curate tab) flow the same way
+through "curated fact", one per fact. A disease's picture is the reverse: disease → facial phenotypes
+→ variants (or "HPO annotation", "curated fact") → genes.
 
 Node ids travel as query parameters; nothing typed by a user enters a query's text.
 """
@@ -19,8 +20,9 @@ from fpkg.names import short_variant
 from graphstore.store import GraphStore
 from retrieval.result import Link
 
-SOURCES = ("FPKG", "HPO")  # FPKG: counted patients; HPO: annotations
+SOURCES = ("FPKG", "HPO", "curated")  # FPKG: counted patients; HPO: annotations; curated: reviewed facts
 HPO_STEP = "HPO annotation"  # the variants' column for HPO's flows, which name no variant
+CURATED_STEP = "curated fact"  # the same for curated facts
 NO_PHENOTYPE = "no facial phenotype recorded"  # a patient published without one still flows on
 MAX_NODES_PER_COLUMN = 30  # a wider column is unreadable: the best-supported nodes are kept
 QUERY_TIMEOUT_MS = 5000
@@ -38,7 +40,23 @@ _PATIENT_ROWS = ("OPTIONAL MATCH (p:FacePhenotype)-[:with_FP]->(s) "
 # HPO's annotations: a gene's diseases and the facial phenotypes both share (root g), or a disease's (d).
 _ANNOTATIONS = ("MATCH (g:Genotype)-[c:Cause]->(d:Disease)-[e:Exhibit]->(p:FacePhenotype)<-[a:Affect]-(g) "
                 "WHERE {root}.nid = $id AND c.source CONTAINS 'HPO' AND e.source CONTAINS 'HPO' "
+                "AND a.source CONTAINS 'HPO' "
                 "RETURN g.geneName AS gene, p.phenotypeName AS phenotype, d.dname AS disease")
+
+# Curated facts about a gene: its diseases' curated findings and its curated diseases (Cause), its curated
+# findings (Affect); about a disease: its curated findings and its curated genes.
+_CURATED = {
+    "Genotype": ("MATCH (g:Genotype)-[c:Cause]->(d:Disease) WHERE g.nid = $id "
+                 "OPTIONAL MATCH (d)-[e:Exhibit]->(p:FacePhenotype) WHERE e.source = 'curated' "
+                 "WITH c, d, p WHERE c.source = 'curated' OR p IS NOT NULL "
+                 "RETURN DISTINCT p.phenotypeName AS phenotype, d.dname AS disease, null AS gene "
+                 "UNION MATCH (g:Genotype)-[a:Affect]->(p:FacePhenotype) WHERE g.nid = $id AND a.source = 'curated' "
+                 "RETURN p.phenotypeName AS phenotype, null AS disease, null AS gene"),
+    "Disease": ("MATCH (d:Disease)-[e:Exhibit]->(p:FacePhenotype) WHERE d.nid = $id AND e.source = 'curated' "
+                "RETURN p.phenotypeName AS phenotype, null AS disease, null AS gene "
+                "UNION MATCH (g:Genotype)-[c:Cause]->(d:Disease) WHERE d.nid = $id AND c.source = 'curated' "
+                "RETURN null AS phenotype, null AS disease, g.geneName AS gene"),
+}
 
 
 @dataclass(frozen=True)
@@ -85,6 +103,15 @@ def gene_flows(store: GraphStore, node_id: int, name: str, sources=SOURCES, min_
             flows.counts[(phenotype, Node("disease", row["disease"]), "HPO")] = 1
         if step in {source for source, _, _ in flows.counts}:
             flows.counts[(flows.root, step, "HPO")] = sum(n for (s, _, _), n in flows.counts.items() if s == step)
+    if "curated" in sources:
+        step = Node("variant", CURATED_STEP)
+        for row in _run(store, flows, _CURATED["Genotype"], node_id):
+            phenotype = Node("phenotype", row["phenotype"] or NO_PHENOTYPE)
+            flows.counts[(step, phenotype, "curated")] = 1
+            if row["disease"]:
+                flows.counts[(phenotype, Node("disease", row["disease"]), "curated")] = 1
+        if step in {source for source, _, _ in flows.counts}:
+            flows.counts[(flows.root, step, "curated")] = sum(n for (s, _, _), n in flows.counts.items() if s == step)
     return _trimmed(flows, min_count)
 
 
@@ -105,6 +132,16 @@ def disease_flows(store: GraphStore, node_id: int, name: str, sources=SOURCES, m
             flows.counts[(flows.root, phenotype, "HPO")] = 1
             flows.counts[(phenotype, step, "HPO")] += 1
             flows.counts[(step, gene, "HPO")] += 1
+    if "curated" in sources:
+        step = Node("variant", CURATED_STEP)
+        rows = _run(store, flows, _CURATED["Disease"], node_id)
+        phenotypes = [row["phenotype"] for row in rows if row["phenotype"]]
+        genes = [row["gene"] for row in rows if row["gene"]]
+        for name in phenotypes or ([NO_PHENOTYPE] if genes else []):
+            flows.counts[(flows.root, Node("phenotype", name), "curated")] = 1
+            flows.counts[(Node("phenotype", name), step, "curated")] = 1
+        for name in genes:
+            flows.counts[(step, Node("gene", name), "curated")] = 1
     return _trimmed(flows, min_count)
 
 
