@@ -11,6 +11,8 @@ from __future__ import annotations
 import hashlib
 import inspect
 import re
+import sqlite3
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -49,7 +51,10 @@ def record_on_server(access: Access | None, request, kind: str, values: tuple, a
     """Keeps the entry in the server's history when that is where the user's history goes."""
     user = access.server_history_user(request) if access else None
     if user:
-        access.history.add(user, kind, dict(zip(FIELDS[kind], values, strict=True)), summary_of(answer_markdown))
+        try:
+            access.history.add(user, kind, dict(zip(FIELDS[kind], values, strict=True)), summary_of(answer_markdown))
+        except sqlite3.Error as e:  # the answer was given; a history that cannot be written must not undo that
+            print(f"history: the entry for {user} could not be written ({e})", file=sys.stderr, flush=True)
 
 
 def _entries(access: Access, request, stored) -> list[Entry]:

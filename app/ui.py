@@ -1,6 +1,6 @@
 """The Gradio app: a Diagnosis tab (a case form), an Ask tab (a free question), an Explore tab (a
-gene's or disease's Sankey, app/explore_tab.py), a History tab (app/history_tab.py), an Admin tab
-(app/account_tab.py), an About tab.
+gene's or disease's Sankey, app/explore_tab.py), a Curate tab (curators add facts, app/curate_tab.py),
+a History tab (app/history_tab.py), an Admin tab (app/account_tab.py), an About tab.
 
 `build_demo(pipeline, access)` returns the Blocks; the handlers are module-level functions with the
 pipeline and the access policy bound (app/gradio_bind.py), so the named API endpoints `/diagnose`
