@@ -1,7 +1,8 @@
 """Curated growth on the real app (a `python -m app` subprocess with a users file): roles guard every
 curation endpoint through the API; in Chromium a curator pastes a case report, accepts two facts,
 edits one and rejects one, merges, and `/ask` then retrieves the accepted facts with source
-`curated`; a full rebuild keeps them; an admin's undo removes them; bad input changes nothing."""
+`curated`; a full rebuild keeps them; an export imports as a new batch; an admin's undos remove
+them; bad input changes nothing."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import subprocess
 import sys
 
 import pytest
-from gradio_client import Client
+from gradio_client import Client, handle_file
 
 from app.curate_tab import REVIEW_HEADERS
 from tests.app.test_accounts_server import PASSWORDS, add_users, client, session_cookie
@@ -154,16 +155,24 @@ def test_a_curator_reviews_merges_a_rebuild_keeps_it_and_an_admin_undoes_it(brow
     curating.start()
     assert curated_triples(curating.url) == expected
 
+    cara = curating.as_user("cara")  # the overlay exported and imported again: a second batch, same facts
+    exported = cara.predict(api_name="/export_overlay")
+    said, _ = cara.predict(handle_file(exported["path"] if isinstance(exported, dict) else exported),
+                           api_name="/import_overlay")
+    assert said.startswith("Imported 1 batches (3 facts) as batches 2-2")
+
     page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
     sign_in(page, curating.url, "ada", PASSWORDS["ada"])
     page.get_by_role("tab", name="Curate").click()
     field(page, "curate-batch").fill("1")
     page.locator("#curate-undo").click()
     page.wait_for_function("document.querySelector('#curate-message').innerText.includes('Batch 1 undone')")
+    assert curated_triples(curating.url) == expected  # batch 2 still holds them
+    curating.as_user("ada").predict(2, api_name="/undo")
     assert curated_triples(curating.url) == set()
     audit = [json.loads(line) for line in (curating.state / "audit.jsonl").read_text().splitlines()]
-    assert [(r["actor"], r["action"]) for r in audit if r["action"] in ("merged", "undone")] == [
-        ("cara", "merged"), ("ada", "undone")]
+    assert [(r["actor"], r["action"]) for r in audit if r["action"] in ("merged", "imported", "undone")] == [
+        ("cara", "merged"), ("cara", "imported"), ("ada", "undone"), ("ada", "undone")]
     page.locator("#curate-undo").click()
     assert "already undone by ada" in toast_with(page, "already undone")
     page.context.close()
