@@ -15,6 +15,7 @@ from fpkg.errors import InputError, StoreError
 from graphstore.store import GraphStore, quote_name
 
 CURATED = "curated"
+MAX_BATCH_FACTS = 500  # one reviewed report gives tens; more is not a review
 _FOUND = "UNWIND $names AS name MATCH (n:{label}) WHERE n.{prop} = name RETURN DISTINCT name"
 # one fact a statement: the first node of each name (names are unique per label in practice)
 _MERGE = ("MATCH (h:{head}) WHERE h.{head_prop} = $head WITH h LIMIT 1 "
@@ -44,6 +45,9 @@ def check_facts(store: GraphStore, facts: list[Fact]) -> list[Fact]:
     """The facts checked against the schema and the graph; InputError naming every problem."""
     if not facts:
         raise InputError("No fact is accepted: accept at least one before merging.")
+    if len(facts) > MAX_BATCH_FACTS:
+        raise InputError(f"{len(facts):,} facts in one batch; a batch holds at most {MAX_BATCH_FACTS} (merge a "
+                         "report at a time).")
     facts = [checked(fact) for fact in facts]
     missing = missing_nodes(store, facts)
     if missing:

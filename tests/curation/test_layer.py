@@ -86,6 +86,7 @@ def test_a_rebuild_loses_no_curated_fact(layer, tmp_path):
      "no disease 'Made-up syndrome'"),
     ([Fact("Disease", "Noonan syndrome", "Exhibit", "FacePhenotype", "")], "1 to 300 characters"),
     ([], "accept at least one"),
+    ([EXHIBIT] * 501, "at most 500"),
 ])
 def test_a_bad_fact_changes_neither_graph_nor_overlay(layer, facts, message):
     layer.merge("cara", [AFFECT], pmid="3")
