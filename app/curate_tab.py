@@ -9,13 +9,13 @@ on the server for each endpoint; every merge, undo and import goes to the audit 
 
 from __future__ import annotations
 
-import tempfile
 import time
 from pathlib import Path
 
 import gradio as gr
 
 from app.access import Access, allow
+from app.exports import export_folder
 from app.gradio_bind import bind
 from app.pipeline import Pipeline
 from curation.extract import extract
@@ -29,11 +29,15 @@ from retrieval.intent import LABEL_TO_TYPE
 REVIEW_HEADERS = ["accept", "head type", "head", "relation", "tail type", "tail", "sentence"]
 REVIEW_TYPES = ["bool", "str", "str", "str", "str", "str", "str"]
 BATCH_HEADERS = ["batch", "curator", "when (UTC)", "source", "facts", "state"]
-EXPORT_DIR = Path(tempfile.gettempdir()) / "fpkg-rag-overlay"
 EXPORT_MAX_AGE_S = 600
 MAX_IMPORT_BYTES = 5 * 2**20
 SUGGESTION_TOKENS = 256
 TRUE_WORDS = ("true", "yes", "1", "accept", "accepted", "x", "✓")
+
+
+def _actor(identity) -> str:
+    """Who a merge, undo or import is recorded as: the signed-in user; "python" for a call made in code."""
+    return identity.name if identity and identity.name else "python"
 
 
 def _refused(e: Exception) -> gr.Error:
@@ -102,8 +106,7 @@ def _graph_name(pipeline: Pipeline, label: object, name: object) -> str:
 
 def merge_facts(pipeline: Pipeline, access: Access, rows, text: str, pmid: str, request: gr.Request = None) -> tuple:
     """(message, batches) after merging the ticked rows as one batch."""
-    identity = allow(access, request, "merge")
-    curator = identity.name if identity and identity.name else "python"
+    curator = _actor(allow(access, request, "merge"))
     try:
         batch = pipeline.curated.merge(curator, accepted_facts(pipeline, rows), pmid, text or "")
     except (InputError, StoreError) as e:
@@ -116,8 +119,7 @@ def merge_facts(pipeline: Pipeline, access: Access, rows, text: str, pmid: str, 
 
 
 def undo_batch(pipeline: Pipeline, access: Access, number, request: gr.Request = None) -> tuple:
-    identity = allow(access, request, "undo")
-    by = identity.name if identity and identity.name else "python"
+    by = _actor(allow(access, request, "undo"))
     try:
         batch = pipeline.curated.undo(_batch_number(number), by)
     except (InputError, StoreError) as e:
@@ -162,18 +164,14 @@ def export_overlay(pipeline: Pipeline, access: Access, request: gr.Request = Non
         text = pipeline.curated.export_text()
     except InputError as e:
         raise _refused(e) from e
-    EXPORT_DIR.mkdir(parents=True, exist_ok=True)
-    for old in EXPORT_DIR.iterdir():
-        if time.time() - old.stat().st_mtime > EXPORT_MAX_AGE_S:
-            old.unlink(missing_ok=True)
-    path = EXPORT_DIR / f"curated-overlay-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
+    folder = export_folder("fpkg-rag-overlay", EXPORT_MAX_AGE_S)
+    path = folder / f"curated-overlay-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
     path.write_text(text, encoding="utf-8")
     return str(path)
 
 
 def import_overlay(pipeline: Pipeline, access: Access, file, request: gr.Request = None) -> tuple:
-    identity = allow(access, request, "merge")
-    curator = identity.name if identity and identity.name else "python"
+    curator = _actor(allow(access, request, "merge"))
     try:
         path = Path(file if isinstance(file, str) else getattr(file, "name", "") or "")
         if not path.is_file():

@@ -6,13 +6,11 @@ The figure is Plotly's: its toolbar exports a PNG in the browser; the HTML expor
 from __future__ import annotations
 
 import hashlib
-import tempfile
-import time
-from pathlib import Path
 
 import gradio as gr
 
 from app.access import Access, allow
+from app.exports import export_folder
 from app.gradio_bind import bind
 from app.pipeline import Pipeline
 from app.validation import MAX_FIELD_CHARS, clean_text
@@ -23,7 +21,6 @@ from fpkg.errors import InputError, StoreError
 MAX_MIN_COUNT = 1000
 EXAMPLES = ["KDM6A", "CHD7", "Kabuki syndrome 2", "Treacher Collins syndrome 1"]
 # HTML exports (~4 MB each: plotly.js inside) are kept an hour, then swept when the next is written.
-EXPORT_DIR = Path(tempfile.gettempdir()) / "fpkg-rag-explore"
 EXPORT_MAX_AGE_S = 3600
 
 
@@ -82,13 +79,10 @@ def _checked(name: object, sources: object, min_count: object) -> tuple[str, tup
 
 
 def _export(figure, name: str) -> str:
-    EXPORT_DIR.mkdir(parents=True, exist_ok=True)
-    for old in EXPORT_DIR.glob("*.html"):
-        if time.time() - old.stat().st_mtime > EXPORT_MAX_AGE_S:
-            old.unlink(missing_ok=True)
     body = figure.to_json()
     stem = "".join(c if c.isalnum() else "-" for c in name)[:60]
-    path = EXPORT_DIR / f"{stem}-{hashlib.sha1(body.encode()).hexdigest()[:10]}.html"
+    folder = export_folder("fpkg-rag-explore", EXPORT_MAX_AGE_S)
+    path = folder / f"{stem}-{hashlib.sha1(body.encode()).hexdigest()[:10]}.html"
     return str(write_html(figure, path))
 
 

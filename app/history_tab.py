@@ -13,15 +13,13 @@ import inspect
 import re
 import sqlite3
 import sys
-import tempfile
-import time
 from collections.abc import Callable
-from pathlib import Path
 
 import gradio as gr
 
 from accounts.history import MAX_ENTRIES, Entry, as_csv, as_json, browser_entries, new_entry
 from app.access import Access, allow
+from app.exports import export_folder
 from app.gradio_bind import bind
 
 # The form fields each kind of entry keeps, in the order of the handlers' parameters.
@@ -33,8 +31,7 @@ FIELDS = {
 }
 TABLE_HEADERS = ["#", "when (UTC)", "kind", "answer"]
 STORAGE_KEY = "fpkg-rag-history"
-EXPORT_DIR = Path(tempfile.gettempdir()) / "fpkg-rag-history"
-EXPORT_MAX_AGE_S = 600
+EXPORT_MAX_AGE_S = 600  # exports hold case details: kept minutes, not hours
 MARKDOWN = re.compile(r"[*_`#>]+")
 
 
@@ -126,11 +123,8 @@ def export(access: Access, fmt: str, stored, request: gr.Request = None) -> str:
     allow(access, request, "history")
     entries = _entries(access, request, stored)
     text = as_json(entries) if fmt == "json" else as_csv(entries)
-    EXPORT_DIR.mkdir(parents=True, exist_ok=True)
-    for old in EXPORT_DIR.iterdir():  # exports hold case details: kept minutes, not hours
-        if time.time() - old.stat().st_mtime > EXPORT_MAX_AGE_S:
-            old.unlink(missing_ok=True)
-    path = EXPORT_DIR / f"history-{hashlib.sha1(text.encode()).hexdigest()[:12]}.{fmt}"
+    folder = export_folder("fpkg-rag-history", EXPORT_MAX_AGE_S)
+    path = folder / f"history-{hashlib.sha1(text.encode()).hexdigest()[:12]}.{fmt}"
     path.write_text(text, encoding="utf-8")
     return str(path)
 
