@@ -120,7 +120,7 @@ def warm_up(pipeline, progress) -> int:
     """Build what a first request would otherwise build: the vector index, the embedder, caches."""
     from retrieval.diagnose import DiagnosisCase
 
-    progress("building or loading the vector index (minutes the first time, then cached)")
+    progress("building or loading the vector index (about a minute the first time, then cached)")
     pipeline.retriever("vector")
     case = DiagnosisCase(phenotypes=("Wide nasal bridge", "Chorioretinal coloboma"), gene="CHD7")
     for mode in ("cypher", "vector"):

@@ -84,10 +84,11 @@ class Pipeline:
         self.settings, self.store, self.linker, self.recognizer = settings, store, linker, recognizer
         # a pipeline made in code without one: the overlay of the settings, not replayed
         self.curated = curated or CuratedLayer(store, Overlay(overlay_path(settings)))
+        self.curated.listeners.append(self.curated_changed)
         self.build_report = build_report
         self.ranker = DiagnosisRanker(store, linker, ontology, profiles, startup_reads=startup_reads)
         self._retrievers: dict[str, Retriever] = {}
-        # one lock per mode: a first vector request builds its index for minutes without
+        # one lock per mode: a first vector request builds its index for a minute without
         # holding up Cypher requests, and two racing requests build it once
         self._retriever_locks = {mode: threading.Lock() for mode in MODES}
 
@@ -123,12 +124,17 @@ class Pipeline:
 
     def retriever(self, mode: str) -> Retriever:
         """The retriever for `mode`, created on first use, once even when requests race (vector
-        mode's node vectors take minutes the first time, then come from the cache)."""
+        mode's node vectors take about a minute the first time, then come from the cache)."""
         mode = validate_mode(mode)
         with self._retriever_locks[mode]:
             if mode not in self._retrievers:
                 self._retrievers[mode] = retriever_class(mode).create(self.store, self.linker, self.settings)
         return self._retrievers[mode]
+
+    def curated_changed(self) -> None:
+        """After a merge, undo or import: retrievers holding a copy of the graph take the change in."""
+        for retriever in list(self._retrievers.values()):
+            retriever.curated_changed()
 
     def generator(self, backend: str | None) -> Generator:
         name = backend or self.settings.llm_backend

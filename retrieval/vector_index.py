@@ -6,8 +6,9 @@ vector (GLEE, see `retrieval.glee`); the FAISS index holds their weighted concat
 ``w·cos_text + (1-w)·cos_structure``.
 
 Everything is read from the store with read queries, so the index can be rebuilt after a
-restart from a snapshot without the portable graph. The undirected adjacency is kept with
-the vectors: vector mode uses it to choose which neighbourhoods to read from the store. The cache folder is
+restart from a snapshot without the portable graph. The relationships are kept with the vectors
+(`retrieval.relationships`): vector mode chooses a question's neighbourhood on their undirected
+adjacency and reads its triples from them, without a store round trip. The cache folder is
 ``<cache_dir>/vectors/<fingerprint>``, where the fingerprint digests server-side
 summaries of the graph (counts, id sums, name lengths, endpoint checksums per label and
 type) plus the index settings: a rebuilt or changed graph gets a new folder.
@@ -35,9 +36,10 @@ import numpy as np
 from graphstore.store import GraphStore, quote_name
 from retrieval.embedder import DEFAULT_EMBEDDING_MODEL, embed
 from retrieval.glee import DEFAULT_DIM, adjacency, glee
+from retrieval.relationships import CURATED_SOURCE, ROWS_QUERY, Relationships
 from retrieval.result import NAME_PROPERTIES, node_name
 
-INDEX_VERSION = 2  # 2: the adjacency is cached too
+INDEX_VERSION = 3  # 3: the relationships (type, source, PMIDs) are cached too
 FETCH_TIMEOUT_MS = 300_000
 MAX_TEXT_CHARS = 300  # longer texts only cost embedding time (MiniLM reads ~256 tokens)
 MAX_SYNONYMS = 5
@@ -56,13 +58,13 @@ class IndexConfig:
 
 @dataclass
 class GraphData:
-    """What the index needs from the store: nodes (id, label, text) and undirected edges."""
+    """What the index needs from the store: nodes (id, label, text) and their relationships."""
 
     ids: np.ndarray  # int64 nids
     labels: list[str]
     names: list[str]
     texts: list[str]
-    edges: np.ndarray  # (m, 2) row indices into ids
+    relationships: Relationships  # between rows of ids
     seconds: dict[str, float] = field(default_factory=dict)
 
 
@@ -74,14 +76,17 @@ _NODE_SUMMARY = (f"MATCH (n) RETURN labels(n)[0] AS label, count(n) AS n, sum(n.
                  f"sum((n.nid % 1000003) * (n.nid % 1009)) AS ids2, "
                  f"sum(size({_NAME_EXPR}) * (n.nid % 1009 + 1)) AS names, "
                  f"sum(size(coalesce(n.synonyms, ''))) AS synonyms")
-_EDGE_SUMMARY = ("MATCH (a)-[r]->(b) RETURN type(r) AS type, count(r) AS n, sum(a.nid) AS starts, "
+# curated relationships are left out: they change while the app runs and are read anew at each load
+_EDGE_SUMMARY = (f"MATCH (a)-[r]->(b) WHERE r.source IS NULL OR r.source <> '{CURATED_SOURCE}' "
+                 "RETURN type(r) AS type, count(r) AS n, sum(a.nid) AS starts, "
                  "sum(b.nid) AS ends, sum((a.nid % 1000003) * (b.nid % 1009)) AS pairs")
 # Extra properties that make a node's text specific (beyond its name).
 _TEXT_PROPS = ("synonyms", "fullName", "variation_gene_name", "category", "gender", "race", "year")
-# Plain (start, end) rows. A faster form joined each node's ends into a string on the server; it was
-# dropped because FalkorDB 4.16 loses a row of other server-built strings now and then (see
+# Plain values per relationship. A faster form joined each node's ends into a string on the server; it
+# was dropped because FalkorDB 4.16 loses a row of other server-built strings now and then (see
 # tests/hardening_support.py), and a lost row here would silently drop edges from the index.
-_EDGES = "MATCH (a)-[]->(b) RETURN a.nid AS s, b.nid AS e"
+_RELATIONSHIPS = ROWS_QUERY.format(where="")
+_CURATED = ROWS_QUERY.format(where="WHERE r.source = $source ")
 
 
 def graph_fingerprint(store: GraphStore, config: IndexConfig) -> str:
@@ -118,7 +123,7 @@ def node_text(label: str, props: dict) -> str:
 
 
 def fetch_graph(store: GraphStore) -> GraphData:
-    """Nodes per label (through each label's name property) and all edges, read-only."""
+    """Nodes per label (through each label's name property) and all relationships, read-only."""
     started = time.perf_counter()
     labels_in_store = sorted(store.counts()["nodes"])
     ids: list[int] = []
@@ -143,15 +148,11 @@ def fetch_graph(store: GraphStore) -> GraphData:
 
     started = time.perf_counter()
     row_of = {nid: i for i, nid in enumerate(ids_arr.tolist())}
-    pairs = [(row_of.get(s), row_of.get(e)) for s, e in _edge_pairs(store)]
-    edges = np.asarray([p for p in pairs if None not in p], dtype=np.int64).reshape(-1, 2)
+    relationships = Relationships.from_rows(store.query(_RELATIONSHIPS, timeout_ms=FETCH_TIMEOUT_MS), row_of,
+                                            len(ids_arr))
     return GraphData(ids_arr, labels, [node_name(lb, p) for lb, p in zip(labels, props_list, strict=True)],
-                     [node_text(lb, p) for lb, p in zip(labels, props_list, strict=True)], edges,
+                     [node_text(lb, p) for lb, p in zip(labels, props_list, strict=True)], relationships,
                      {"fetch_nodes": nodes_s, "fetch_edges": time.perf_counter() - started})
-
-
-def _edge_pairs(store: GraphStore) -> list[tuple[int, int]]:
-    return [(r["s"], r["e"]) for r in store.query(_EDGES, timeout_ms=FETCH_TIMEOUT_MS)]
 
 
 # ---- the index ----------------------------------------------------------------------
@@ -160,7 +161,7 @@ class VectorIndex:
     """Node vectors of one graph, with their FAISS index. Build or load with `load_or_build`."""
 
     def __init__(self, ids: np.ndarray, labels: list[str], names: list[str], text: np.ndarray,
-                 structure: np.ndarray, edges: np.ndarray, config: IndexConfig, fingerprint: str,
+                 structure: np.ndarray, relationships: Relationships, config: IndexConfig, fingerprint: str,
                  faiss_index: faiss.Index | None = None, stats: dict | None = None) -> None:
         self.ids = ids
         self.labels = labels
@@ -171,8 +172,8 @@ class VectorIndex:
         self.fingerprint = fingerprint
         self.stats = stats or {}
         self.row_of = {nid: i for i, nid in enumerate(ids.tolist())}
-        self.edges = edges  # (m, 2) rows; the adjacency picks which neighbours to fetch
-        self.adjacency = adjacency(len(ids), edges)
+        self.relationships = relationships
+        self.adjacency = adjacency(len(ids), relationships.pairs())  # picks a question's neighbourhood
         w = config.text_weight
         self.vectors = np.ascontiguousarray(np.hstack([np.sqrt(w) * text, np.sqrt(1 - w) * structure]),
                                             dtype=np.float32)
@@ -194,7 +195,8 @@ class VectorIndex:
     def load_or_build(cls, store: GraphStore, cache_dir: Path, config: IndexConfig | None = None, *,
                       rebuild: bool = False) -> VectorIndex:
         """The index of the graph `store` holds: from ``cache_dir/vectors/<fingerprint>`` when
-        there, else built (minutes for FPKG+HPO on 2 cores, mostly the text embeddings) and saved."""
+        there, else built (about a minute for FPKG+HPO on 2 cores, mostly the text embeddings) and saved.
+        Curated relationships do not count in the fingerprint: they are read anew on each load."""
         config = config or IndexConfig()
         started = time.perf_counter()
         fingerprint = graph_fingerprint(store, config)
@@ -207,6 +209,7 @@ class VectorIndex:
             except (OSError, EOFError, ValueError, KeyError, TypeError, RuntimeError) as e:  # damaged: build anew
                 unreadable = f"the cached vector index could not be read ({type(e).__name__}: {e}); it was rebuilt"
             else:
+                index.refresh_curated(store)  # merged or undone since the index was saved
                 index.stats.update(loaded_from_cache=True, fingerprint_s=fingerprint_s,
                                    load_s=time.perf_counter() - started)
                 return index
@@ -226,11 +229,11 @@ class VectorIndex:
         text = embed(data.texts, config.model, desc="embedding the graph's nodes")
         seconds["embed_text"] = time.perf_counter() - started
         started = time.perf_counter()
-        structure = structure_vectors(len(data.ids), data.edges, config.structure_dim)
+        structure = structure_vectors(len(data.ids), data.relationships.pairs(), config.structure_dim)
         seconds["glee"] = time.perf_counter() - started
-        index = cls(data.ids, data.labels, data.names, text, structure, data.edges, config, fingerprint)
+        index = cls(data.ids, data.labels, data.names, text, structure, data.relationships, config, fingerprint)
         seconds["total"] = time.perf_counter() - total
-        index.stats = {"loaded_from_cache": False, "nodes": len(data.ids), "edges": len(data.edges),
+        index.stats = {"loaded_from_cache": False, "nodes": len(data.ids), "edges": len(data.relationships),
                        "build_s": {k: round(v, 3) for k, v in seconds.items()}}
         return index
 
@@ -241,10 +244,10 @@ class VectorIndex:
         np.save(tmp / "ids.npy", self.ids)
         np.save(tmp / "text.npy", self.text)
         np.save(tmp / "structure.npy", self.structure)
-        np.save(tmp / "edges.npy", self.edges.astype(np.int32))
+        relationships = self.relationships.save(tmp)
         faiss.write_index(self.faiss, str(tmp / "index.faiss"))
         meta = {"fingerprint": self.fingerprint, "config": asdict(self.config), "labels": self.labels,
-                "names": self.names, "stats": self.stats}
+                "names": self.names, "relationships": relationships, "stats": self.stats}
         (tmp / "meta.json").write_text(json.dumps(meta))
         if folder.exists():  # a forced rebuild replaces the old files
             shutil.rmtree(folder)
@@ -257,9 +260,17 @@ class VectorIndex:
     def load(cls, folder: Path) -> VectorIndex:
         meta = json.loads((folder / "meta.json").read_text())
         return cls(np.load(folder / "ids.npy"), meta["labels"], meta["names"], np.load(folder / "text.npy"),
-                   np.load(folder / "structure.npy"), np.load(folder / "edges.npy").astype(np.int64),
+                   np.load(folder / "structure.npy"), Relationships.load(folder, meta["relationships"]),
                    IndexConfig(**meta["config"]), meta["fingerprint"],
                    faiss.read_index(str(folder / "index.faiss")), meta.get("stats"))
+
+    def refresh_curated(self, store: GraphStore) -> None:
+        """Takes in the store's current curated relationships (after a merge, undo or import; one
+        relationship scan, ~0.2 s): the rest of the graph is as the index was built."""
+        curated = Relationships.from_rows(store.query(_CURATED, {"source": CURATED_SOURCE},
+                                                      timeout_ms=FETCH_TIMEOUT_MS), self.row_of, len(self))
+        relationships = self.relationships.with_curated(curated)
+        self.adjacency, self.relationships = adjacency(len(self), relationships.pairs()), relationships
 
     # ---- queries ------------------------------------------------------------------------
     def query_vector(self, text_vector: np.ndarray | None, rows: list[int]) -> np.ndarray | None:

@@ -10,10 +10,10 @@ with a notice), synonyms included as facts. Below RELATION_MIN_SIMILARITY the qu
 none of them, and only the near triples below answer it.
 
 The question's text vector and the linked nodes' vectors give the query vector; FAISS
-returns the top-K nodes; the linked nodes and those seed one read query for their
-relationships (kept with their direction as stored); the triples are re-ranked by
-cosine similarity to the question (seed 001) and the top-n above a threshold kept.
-Nothing is refitted per question.
+returns the top-K nodes; the linked nodes and those seed the neighbourhood, whose relationships
+(kept with their direction as stored) come from the index's copy of them, not a store query;
+the triples are re-ranked by cosine similarity to the question (seed 001) and the top-n above a
+threshold kept. Nothing is refitted per question.
 
 Re-ranking composes each triple's vector from cached ones, ``head + relation + tail``
 (node text vectors from the index, one vector per relationship type), instead of running
@@ -36,11 +36,12 @@ import numpy as np
 from threadpoolctl import ThreadpoolController
 
 from fpkg.names import fold_plural
-from graphstore.store import GraphStore, quote_name
+from graphstore.store import GraphStore
 from retrieval.cypher.templates import TEMPLATE_LIMIT, TEMPLATES, run_template
 from retrieval.embedder import embed
 from retrieval.intent import find_mentions, nothing_found
 from retrieval.linking import TYPE_TO_LABEL
+from retrieval.options import split_question
 from retrieval.result import Link, RetrievalResult, Triple
 from retrieval.retriever import Retriever
 from retrieval.vector_index import VectorIndex
@@ -76,9 +77,7 @@ RELATION_QUESTIONS = {
 RELATION_MIN_SIMILARITY = 0.25  # below it the question asks none of them: near triples only
 NEAREST_MIN_SIMILARITY = 0.5  # the nearest node stands for a feature described, not named (fuzzy dev)
 RERANK_MODES = ("composed", "embed")
-NEIGHBOURHOOD_TIMEOUT_MS = 2000
 LABEL_TO_TYPE = {label: kind for kind, label in TYPE_TO_LABEL.items()}
-_TRIPLE = "[startNode(r).nid, type(r), endNode(r).nid, r.source, r.pmid]"
 
 
 @dataclass(slots=True)
@@ -124,15 +123,22 @@ class VectorRetriever(Retriever):
 
     @classmethod
     def create(cls, store: GraphStore, linker: EntityLinker, settings: Settings) -> VectorRetriever:
-        """Loads the node vectors from the cache, or builds them (minutes the first time)."""
+        """Loads the node vectors from the cache, or builds them (about a minute the first time)."""
         return cls(store, VectorIndex.load_or_build(store, settings.cache_dir), linker=linker)
 
+    def curated_changed(self) -> None:
+        self.index.refresh_curated(self.store)
+
     def for_diagnosis(self, question: str, links: Sequence[Link], **options: Any) -> RetrievalResult:
-        """The evidence around a patient's case: a description asks no relation of its nodes. Its
-        whole text is embedded (40-70 ms on one core): searched by the linked nodes' vectors alone,
-        the kept triples named the true disease for 2 % of the open Publication questions instead
-        of 92 % (the text finds the similar published patients). `options`: `retrieve`'s."""
-        return self.retrieve(question, links, relation=False, **options)
+        """The evidence around a patient's case: a description asks no relation of its nodes. The case
+        is embedded without its options list (linked nodes already; their names doubled the text and
+        the time, 38 ms instead of 22 on one core); its closing question stays ("What disease might
+        this patient have?": without it the kept triples named the true disease for 74 % of the
+        Publication questions instead of 86 %). The text is needed: searched by the linked nodes'
+        vectors alone, the triples named it far less often (2 % when measured with the options in the
+        text; the text finds the similar published patients). `options`: `retrieve`'s."""
+        stem, _ = split_question(question) if isinstance(question, str) else (question, {})
+        return self.retrieve(stem, links, relation=False, **options)
 
     def retrieve(self, question: str, links: Sequence[Link] | None = None, generator: Generator | None = None,
                  *, top_k: int = 5, top_n: int = 20, threshold: float = 0.3,
@@ -143,7 +149,7 @@ class VectorRetriever(Retriever):
         `threshold` (cosine similarity).
 
         `question_vector`: the question's unit embedding (the index's model) when the caller
-        has it already; embedding a 120-token patient question costs ~40-70 ms on 2 cores."""
+        has it already; embedding a 70-token patient case costs ~20-25 ms on one core."""
         if top_k < 0 or top_n < 1:
             raise ValueError("top_k must be >= 0 and top_n >= 1")
         if not -1.0 <= threshold <= 1.0:
@@ -312,37 +318,19 @@ class VectorRetriever(Retriever):
         return pairs
 
     def _neighbourhood(self, seeds: list[int], query: np.ndarray) -> list[_Edge]:
-        """The relationships of the chosen pairs, read from the store: one query, one
-        branch per (label, label) so both ends are found through their nid indexes."""
-        by_labels: dict[tuple[str, str], list[list[int]]] = {}
-        ids, labels = self.index.ids, self.index.labels
-        for a, b in sorted(self._pairs(seeds, query)):
-            by_labels.setdefault((labels[a], labels[b]), []).append([int(ids[a]), int(ids[b])])
-        if not by_labels:
-            return []
-        params: dict[str, Any] = {"limit": self.max_relationships}
-        branches = []  # WITH makes FalkorDB bind both ends first, then expand into (not from a hub)
-        for i, ((label_a, label_b), pairs) in enumerate(sorted(by_labels.items())):
-            params[f"p{i}"] = pairs
-            branches.append(f"UNWIND $p{i} AS p MATCH (a:{quote_name(label_a)} {{nid: p[0]}}) "
-                            f"MATCH (b:{quote_name(label_b)} {{nid: p[1]}}) WITH a, b MATCH (a)-[r]-(b) "
-                            f"RETURN {_TRIPLE} AS x LIMIT $limit")  # a LIMIT binds only its branch
-        rows = self.store.query(" UNION ALL ".join(branches), params, timeout_ms=NEIGHBOURHOOD_TIMEOUT_MS)
-        # FPKG keeps one relationship per article: parallel ones become one triple with all
-        # their PMIDs
+        """The relationships of the chosen pairs (at most `max_relationships`), from the index's
+        copy of them; parallel ones (FPKG keeps one per article) become one triple with all their
+        PMIDs."""
+        relationships = self.index.relationships
         merged: dict[tuple[int, str, int], _Edge] = {}
-        row_of = self.index.row_of
-        for row in rows:
-            start, rel_type, end, source, pmid = row["x"]
-            edge = merged.get((start, rel_type, end))
+        for i in relationships.between(self._pairs(seeds, query))[:self.max_relationships].tolist():
+            head, rel_type, tail, source, pmids = relationships.row(i)
+            edge = merged.get((head, rel_type, tail))
             if edge is None:
-                head, tail = row_of.get(start), row_of.get(end)
-                if head is None or tail is None:
-                    continue  # the graph changed since the index was built
-                edge = merged[(start, rel_type, end)] = _Edge(head, rel_type, tail)
+                edge = merged[(head, rel_type, tail)] = _Edge(head, rel_type, tail)
             if source:
                 edge.sources.update(source.split("+"))
-            edge.pmids.extend(p for p in _pmids(pmid) if p not in edge.pmids)
+            edge.pmids.extend(p for p in pmids if p not in edge.pmids)
         return list(merged.values())
 
     def _scores(self, edges: list[_Edge], target: np.ndarray | None) -> np.ndarray:
@@ -397,21 +385,6 @@ def _limited_threads(threads: int | None) -> Iterator[None]:
             yield
     finally:
         torch.set_num_threads(before)
-
-
-def _pmids(value: Any) -> list[int]:
-    """A relationship's `pmid` as a list of ints (stored as an int, a string or a list)."""
-    out: list[int] = []
-    for v in value if isinstance(value, list) else [value]:
-        if isinstance(v, bool) or v is None:
-            continue
-        if isinstance(v, int):
-            out.append(v)
-        elif isinstance(v, float) and v.is_integer():
-            out.append(int(v))
-        elif isinstance(v, str):
-            out.extend(int(p) for p in v.replace(",", ";").split(";") if p.strip().isdigit())
-    return out
 
 
 def _words(text: str) -> set[str]:

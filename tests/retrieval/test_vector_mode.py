@@ -151,7 +151,7 @@ def test_index_builds_once_and_loads_from_cache(store, index, cache_dir):
 
 
 @pytest.mark.parametrize("damaged, content", [("index.faiss", b"not an index"), ("text.npy", b""),
-                                              ("meta.json", b"{")])
+                                              ("meta.json", b"{"), ("rel_pmids.npy", b"")])
 def test_a_damaged_cached_index_is_rebuilt_and_said_once(store, index, tmp_path, damaged, content):
     cache = tmp_path / "cache"
     VectorIndex.load_or_build(store, cache, CONFIG)  # a cache of its own, then damaged
@@ -313,6 +313,61 @@ def test_a_patients_description_is_searched_by_its_text(retriever, monkeypatch):
     description = "A 5-year-old girl with a CHD7 variant and low-set ears"
     retriever.for_diagnosis(description, [Link("CHD7", "GENE", 301, "Genotype", "CHD7"), link(102, "low-set ears")])
     assert embedded == [description]
+
+
+def test_a_patients_options_are_not_embedded(retriever, monkeypatch):
+    """Linked already, their names would double the text to embed (and the time)."""
+    from retrieval import vector_mode
+    from retrieval.embedder import embed
+
+    embedded: list[str] = []
+
+    def counting_embed(texts, *args, **kwargs):
+        embedded.extend(texts)
+        return embed(texts, *args, **kwargs)
+
+    monkeypatch.setattr(vector_mode, "embed", counting_embed)
+    case = "A girl with a CHD7 variant and low-set ears. What disease might this patient have?"
+    links = [Link("CHD7", "GENE", 301, "Genotype", "CHD7"), link(102, "low-set ears")]
+    with_options = retriever.for_diagnosis(
+        f"{case} Choose from the following options: A.CHARGE syndrome B.Crouzon syndrome", links)
+    assert embedded == [case]
+    assert with_options.triples == retriever.for_diagnosis(case, links).triples
+
+
+def test_curated_facts_count_at_once_and_undone_ones_go(falkordb_server, tmp_path):
+    """Vector mode reads neighbourhoods from its copy of the relationships: a merge or an undo
+    refreshes the copy's curated part, and a restart finds the same cached index with the facts
+    of the moment."""
+    from curation.facts import Fact
+    from curation.layer import CuratedLayer
+
+    store = open_store(falkordb_server, "vector_curated", small_graph())
+    try:
+        layer = CuratedLayer.open(store, tmp_path / "overlay.jsonl")
+        index = VectorIndex.load_or_build(store, tmp_path / "cache", CONFIG)
+        retriever = VectorRetriever(store, index)
+        layer.listeners.append(retriever.curated_changed)
+        apert_proptosis = (203, "Exhibit", 104)
+
+        def keys() -> set[tuple[int, str, int]]:
+            result = retriever.retrieve("Which diseases show proptosis?", [link(104, "proptosis")],
+                                        threshold=-1.0, top_n=100)
+            return {(t.head_id, t.relation, t.tail_id) for t in result.triples}
+
+        assert apert_proptosis not in keys()
+        batch = layer.merge("cara", [Fact("Disease", "Apert syndrome", "Exhibit", "FacePhenotype", "Proptosis")],
+                            pmid="1234")
+        assert apert_proptosis in keys()
+        restarted = VectorIndex.load_or_build(store, tmp_path / "cache", CONFIG)
+        assert restarted.stats["loaded_from_cache"] is True and restarted.fingerprint == index.fingerprint
+        assert apert_proptosis in {(int(restarted.ids[h]), t, int(restarted.ids[e]))
+                                   for h, t, e, _, _ in map(restarted.relationships.row,
+                                                            range(len(restarted.relationships)))}
+        layer.undo(batch.batch, "ada")
+        assert apert_proptosis not in keys()
+    finally:
+        drop(store)
 
 
 def test_a_patient_description_or_a_vague_question_asks_no_relation(retriever):
