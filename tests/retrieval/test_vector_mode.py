@@ -234,19 +234,27 @@ def test_nodes_adjacent_to_several_seeds_bring_their_relationships(store, index)
     assert len(unshared.triples) < len(result.triples)
 
 
-def test_a_given_question_vector_is_used_as_is(retriever, index, monkeypatch):
+@pytest.fixture
+def embedded(monkeypatch) -> list[str]:
+    """Every text vector mode embeds, in order."""
     from retrieval import vector_mode
+    from retrieval.embedder import embed
+
+    texts: list[str] = []
+
+    def counting_embed(batch, *args, **kwargs):
+        texts.extend(batch)
+        return embed(batch, *args, **kwargs)
+
+    monkeypatch.setattr(vector_mode, "embed", counting_embed)
+    return texts
+
+
+def test_a_given_question_vector_is_used_as_is(retriever, index, embedded):
     from retrieval.embedder import embed
 
     question = "Which diseases exhibit hypertelorism?"
     vector = embed([question])[0]
-    embedded: list[str] = []  # every text the retriever embeds
-
-    def counting_embed(texts, *args, **kwargs):
-        embedded.extend(texts)
-        return embed(texts, *args, **kwargs)
-
-    monkeypatch.setattr(vector_mode, "embed", counting_embed)
     given = retriever.retrieve(question, [link(HYPERTELORISM)], question_vector=vector, threshold=-1.0)
     assert not any(question in text for text in embedded), embedded  # the given vector, not a new one
     computed = retriever.retrieve(question, [link(HYPERTELORISM)], threshold=-1.0)
@@ -298,35 +306,15 @@ def test_a_disease_name_is_asked_as_its_feature_when_the_relation_needs_one(stor
                                                                               "Increased interpupillary distance"}
 
 
-def test_a_patients_description_is_searched_by_its_text(retriever, monkeypatch):
+def test_a_patients_description_is_searched_by_its_text(retriever, embedded):
     """Its words find similar published patients, which the linked nodes' vectors alone do not."""
-    from retrieval import vector_mode
-    from retrieval.embedder import embed
-
-    embedded: list[str] = []
-
-    def counting_embed(texts, *args, **kwargs):
-        embedded.extend(texts)
-        return embed(texts, *args, **kwargs)
-
-    monkeypatch.setattr(vector_mode, "embed", counting_embed)
     description = "A 5-year-old girl with a CHD7 variant and low-set ears"
     retriever.for_diagnosis(description, [Link("CHD7", "GENE", 301, "Genotype", "CHD7"), link(102, "low-set ears")])
     assert embedded == [description]
 
 
-def test_a_patients_options_are_not_embedded(retriever, monkeypatch):
+def test_a_patients_options_are_not_embedded(retriever, embedded):
     """Linked already, their names would double the text to embed (and the time)."""
-    from retrieval import vector_mode
-    from retrieval.embedder import embed
-
-    embedded: list[str] = []
-
-    def counting_embed(texts, *args, **kwargs):
-        embedded.extend(texts)
-        return embed(texts, *args, **kwargs)
-
-    monkeypatch.setattr(vector_mode, "embed", counting_embed)
     case = "A girl with a CHD7 variant and low-set ears. What disease might this patient have?"
     links = [Link("CHD7", "GENE", 301, "Genotype", "CHD7"), link(102, "low-set ears")]
     with_options = retriever.for_diagnosis(
