@@ -89,10 +89,18 @@ class Relationships:
 
     def with_curated(self, curated: Relationships) -> Relationships:
         """These relationships with the curated ones replaced by `curated` (the store's current ones)."""
-        code = self.source_names.index(CURATED_SOURCE) if CURATED_SOURCE in self.source_names else -1
-        keep = np.flatnonzero(self.sources != code)
-        rows = [self._as_row(self, i) for i in keep.tolist()] + [self._as_row(curated, i) for i in range(len(curated))]
-        return Relationships.from_rows(rows, {i: i for i in range(self.n_nodes)}, self.n_nodes)
+        keep = self.sources != _code(self.source_names, CURATED_SOURCE)
+        type_names, source_names = list(self.type_names), list(self.source_names)
+        types = _recoded(curated.types, curated.type_names, type_names)
+        sources = _recoded(curated.sources, curated.source_names, source_names)
+        lengths = np.diff(self.pmid_starts)
+        pmid_lengths = np.concatenate([lengths[keep], np.diff(curated.pmid_starts)])
+        return Relationships(self.n_nodes, np.concatenate([self.starts[keep], curated.starts]),
+                             np.concatenate([self.ends[keep], curated.ends]),
+                             np.concatenate([self.types[keep], types]), type_names,
+                             np.concatenate([self.sources[keep], sources]), source_names,
+                             np.concatenate([[0], np.cumsum(pmid_lengths)]).astype(np.int64),
+                             np.concatenate([self.pmids[np.repeat(keep, lengths)], curated.pmids]))
 
     def save(self, folder: Path) -> dict:
         """Writes the arrays into `folder`; returns the names for the index's meta.json."""
@@ -108,10 +116,18 @@ class Relationships:
     def _keys(self, low: np.ndarray, high: np.ndarray) -> np.ndarray:
         return low.astype(np.int64) * self.n_nodes + high.astype(np.int64)
 
-    @staticmethod
-    def _as_row(relationships: Relationships, i: int) -> dict[str, Any]:
-        start, rel_type, end, source, pmids = relationships.row(i)
-        return {"s": start, "t": rel_type, "e": end, "src": source, "pmid": pmids}
+
+def _code(names: list[str], name: str) -> int:
+    return names.index(name) if name in names else -1
+
+
+def _recoded(codes: np.ndarray, names: list[str], into: list[str]) -> np.ndarray:
+    """`codes` into `names`, as codes into `into` (names it lacks are appended to it)."""
+    for name in names:
+        if name not in into:
+            into.append(name)
+    return np.asarray([into.index(name) for name in names], dtype=np.int16)[codes] if len(codes) else \
+        np.zeros(0, dtype=np.int16)
 
 
 def pmid_list(value: Any) -> list[int]:

@@ -42,6 +42,10 @@ def test_curated_rows_are_replaced_by_the_stores_current_ones():
     assert len(swapped) == 4 and swapped.between([(2, 3)]).tolist() == []
     assert [swapped.row(i) for i in swapped.between([(1, 3)])] == [(3, "Exhibit", 1, "curated", [115])]
     assert len(rel.with_curated(Relationships.from_rows([], ROW_OF, 4))) == 3  # all undone
+    new_type = Relationships.from_rows([{"s": 20, "t": "Resembles", "e": 40, "src": "curated", "pmid": None}],
+                                       ROW_OF, 4)
+    assert [rel.with_curated(new_type).row(i) for i in rel.with_curated(new_type).between([(1, 3)])] == [
+        (1, "Resembles", 3, "curated", [])]
 
 
 def test_saved_and_loaded_alike(tmp_path):
