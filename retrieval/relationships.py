@@ -1,7 +1,7 @@
 """The graph's relationships in memory, for vector mode's neighbourhoods.
 
-Read once with the vector index and cached beside it, so a question's neighbourhood is an array
-lookup (~1 ms) instead of a read query (~15 ms on one core). Each row is one stored relationship,
+Read once with the vector index and cached beside it, so a question's neighbourhood is found by
+binary search (~0.3 ms) instead of a read query (~15 ms on one core). Each row is one stored relationship,
 its direction kept; parallel ones (FPKG keeps one per article) stay separate rows. Curated
 relationships change while the app runs (merge, undo, import): `with_curated` swaps in the
 store's current ones, so vector mode never shows an undone fact.
