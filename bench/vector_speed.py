@@ -6,11 +6,12 @@
 Builds the graph (FPKG + HPO unless --no-hpo) into the configured store if it is not
 there, loads or builds the cached vector index (its build time is reported), links the
 phenotype, gene and disease names that occur verbatim in each Publication-set question
-(the same links for both methods), then times `VectorRetriever.retrieve` on every
-question and the refit (`glee_refit_per_question`) on the first --refit-questions ones
-(each refit takes seconds to minutes). Prints p50/p95 of both and their ratio, vector
-mode also without the question's embedding (a ~120-token patient question costs MiniLM
-tens of ms on 2 cores) and on the first --questions short domain questions of
+(the same links for both methods), then times `VectorRetriever.for_diagnosis` (as the app
+retrieves for a patient's case: its options list is not embedded) on every question and the
+refit (`glee_refit_per_question`) on the first --refit-questions ones, interleaved (each refit
+takes seconds). Prints p50/p95 of both and their ratio, vector mode also without the case's
+embedding (a ~76-token case costs MiniLM ~20-25 ms on one core) and on the first --questions
+short domain questions of
 datasets/domain_qa.xlsx. Both question files come from the data folder (fetched when
 missing); a measurement that cannot run says why under "skipped" and in the summary.
 """
