@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-CURATED_SOURCE = "curated"  # curation.graph_writes.CURATED: the layer below may not import curation
+from curation.graph_writes import CURATED as CURATED_SOURCE
+
 ROWS_QUERY = "MATCH (a)-[r]->(b) {where}RETURN a.nid AS s, type(r) AS t, b.nid AS e, r.source AS src, r.pmid AS pmid"
 _ARRAYS = ("starts", "ends", "types", "sources", "pmid_starts", "pmids")
 
