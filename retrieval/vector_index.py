@@ -286,6 +286,23 @@ class VectorIndex:
         norm = np.linalg.norm(vector)
         return (vector / norm).astype(np.float32) if norm > 0 else None
 
+    def similarities(self, rows: np.ndarray, vector: np.ndarray) -> np.ndarray:
+        """The inner product of `vector` with each of the rows' combined vectors. FAISS's kernel
+        reads the rows in place; numpy's `vectors[rows] @ vector` copies them first, ~1.5 ms more
+        for the ~4,000 neighbours of a patient's case on one core."""
+        rows = np.ascontiguousarray(rows, dtype=np.int64)
+        vector = np.ascontiguousarray(vector, dtype=np.float32).reshape(-1)
+        if vector.shape != (self.vectors.shape[1],):
+            raise ValueError(f"the vector must have {self.vectors.shape[1]} dimensions, not {vector.shape}")
+        if len(rows) and (rows.min() < 0 or rows.max() >= len(self)):  # the kernel does not check
+            raise IndexError(f"rows must lie in 0..{len(self) - 1}")
+        products = np.empty(len(rows), dtype=np.float32)
+        if len(rows):
+            faiss.fvec_inner_products_by_idx(faiss.swig_ptr(products), faiss.swig_ptr(vector),
+                                             faiss.swig_ptr(self.vectors), faiss.swig_ptr(rows),
+                                             self.vectors.shape[1], 1, len(rows))
+        return products
+
     def search(self, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
         """(row, score) of the k nearest searchable nodes, best first."""
         k = min(k, len(self.searchable))

@@ -298,7 +298,7 @@ class VectorRetriever(Retriever):
         neighbours = [indices[indptr[s]:indptr[s + 1]] for s in seeds]
         # every neighbour once: how many seeds it touches, its similarity to the query
         candidates, touches = np.unique(np.concatenate(neighbours), return_counts=True)
-        similarity = self.index.vectors[candidates] @ query
+        similarity = self.index.similarities(candidates, query)
         group = list(dict.fromkeys(seeds))
         if self.shared and len(group) > 1:
             shared = np.flatnonzero((touches >= 2) & ~np.isin(candidates, group))

@@ -34,3 +34,35 @@ def test_no_text_and_an_unknown_precision():
     assert embed([]).shape == (0, 384)
     with pytest.raises(ValueError, match="precision must be one of auto, float32, bfloat16"):
         embed(["x"], precision="int8")
+
+
+def test_prepacked_layers_compute_what_the_plain_ones_do():
+    """oneDNN's reordered weights (`retrieval.prepacked`) give the plain bfloat16 layer's numbers."""
+    import torch
+
+    from retrieval.prepacked import PrepackedLinear, prepack_linears
+
+    torch.manual_seed(0)
+    plain = torch.nn.Sequential(torch.nn.Linear(384, 1536), torch.nn.GELU(), torch.nn.Linear(1536, 384, bias=False))
+    packed = torch.nn.Sequential(*(type(layer)(layer.in_features, layer.out_features, bias=layer.bias is not None)
+                                   if isinstance(layer, torch.nn.Linear) else layer for layer in plain))
+    packed.load_state_dict(plain.state_dict())
+    if prepack_linears(packed) == 0:
+        pytest.skip("this torch build has no oneDNN linear ops")
+    assert [type(layer) for layer in packed] == [PrepackedLinear, torch.nn.GELU, PrepackedLinear]
+    inputs = torch.randn(3, 7, 384)  # batch, tokens, features: the shape a transformer hands over
+    with torch.inference_mode(), torch.autocast("cpu", dtype=torch.bfloat16):
+        expected, got = plain(inputs).float(), packed(inputs).float()
+    assert got.shape == (3, 7, 384) and got.dtype == torch.float32
+    assert torch.nn.functional.cosine_similarity(got.flatten(), expected.flatten(), dim=0) > 0.9999
+
+
+def test_the_bfloat16_model_is_prepacked_where_the_cpu_computes_bfloat16():
+    from retrieval.embedder import load_embedder, native_bfloat16
+    from retrieval.prepacked import PrepackedLinear
+
+    if not native_bfloat16():
+        pytest.skip("no native bfloat16 on this CPU: the model stays float32")
+    packed_layers = [module for module in load_embedder(None, "bfloat16").modules()
+                     if isinstance(module, PrepackedLinear)]
+    assert len(packed_layers) >= 36  # MiniLM-L6: six layers of six

@@ -150,6 +150,17 @@ def test_index_builds_once_and_loads_from_cache(store, index, cache_dir):
     assert again.faiss.ntotal == index.faiss.ntotal
 
 
+def test_similarities_are_the_inner_products_of_the_rows_asked(index):
+    query = index.vectors[3] + index.vectors[0]
+    rows = np.array([5, 0, 3, 5, len(index) - 1])  # any order, repeats allowed
+    assert np.allclose(index.similarities(rows, query), index.vectors[rows] @ query, atol=1e-5)
+    assert index.similarities(np.array([], dtype=np.int64), query).shape == (0,)
+    with pytest.raises(IndexError, match="rows must lie in"):  # the FAISS kernel would read past the end
+        index.similarities(np.array([len(index)]), query)
+    with pytest.raises(ValueError, match="dimensions"):
+        index.similarities(rows, query[:-1])
+
+
 @pytest.mark.parametrize("damaged, content", [("index.faiss", b"not an index"), ("text.npy", b""),
                                               ("meta.json", b"{"), ("rel_pmids.npy", b"")])
 def test_a_damaged_cached_index_is_rebuilt_and_said_once(store, index, tmp_path, damaged, content):
