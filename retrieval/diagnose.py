@@ -2,7 +2,7 @@
 
 score = 2.0 × gene support      (the gene is linked to the disease: HPO or a published variant)
       + 1.0 × variant support   (the patient's own variant is published as causing it)
-      + 1.5 × phenotype match   (Resnik best-match average in both directions, in [0, 1]:
+      + 1.5 × phenotype match   (Resnik best matches, both directions weighted 0.7 / 0.3, in [0, 1]:
                                  `retrieval.phenotype_match`)
       + 1.0 × case support      (share of published patients with the gene who had it)
 Candidates: the gene's diseases, its published cases' diseases, the options, and the diseases

@@ -5,11 +5,15 @@ over best matches in both directions, as Phenomizer does:
 
     patient → disease: mean over patient terms q of  max over disease terms d  Resnik(q, d) / IC(q)
     disease → patient: mean over disease terms d of  max over patient terms q  Resnik(q, d) / IC(d)
-    match = (patient → disease + disease → patient) / 2,  in [0, 1]
+    match = 0.7 × patient → disease + 0.3 × disease → patient,  in [0, 1]
 
 The first direction alone saturates (every disease annotated with the patient's terms or
 their descendants scores 1.0); the second prefers the disease whose profile the patient shows
-most of. Annotations made only by excluded papers (a held-out case) are left out.
+most of. Phenomizer weighs them equally, but the second favours small profiles: a disease HPO
+annotates with one facial term scores 1.0 on it for any patient who has that term, and took first
+place from diseases the patient's few terms describe well (the weight was chosen on the development
+cases: phenotypes only 61.3 → 79.2 %, one to three terms 17.2 → 24.9 %, with the gene unchanged).
+Annotations made only by excluded papers (a held-out case) are left out.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ from scipy import sparse
 
 from retrieval.ontology import PhenotypeOntology
 from retrieval.profiles import DiseaseProfiles
+
+PATIENT_SIDE = 0.7  # the patient → disease direction's weight in the match; the other has the rest
 
 
 @dataclass(frozen=True)
@@ -96,5 +102,5 @@ def _match(matrix: sparse.csr_matrix, raw: np.ndarray, ic: np.ndarray, columns: 
         is_patient_term = np.zeros(len(ic), dtype=np.int64)
         is_patient_term[columns] = 1
         exact[rows] = np.add.reduceat(is_patient_term[indices], starts)
-    match = np.minimum(0.5 * (to_disease + to_patient), 1.0).astype(np.float32)
+    match = np.minimum(PATIENT_SIDE * to_disease + (1 - PATIENT_SIDE) * to_patient, 1.0).astype(np.float32)
     return match, exact

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from retrieval.ontology import PhenotypeOntology
-from retrieval.phenotype_match import PhenotypeMatcher
+from retrieval.phenotype_match import PATIENT_SIDE, PhenotypeMatcher
 from retrieval.profiles import DiseaseProfiles
 
 # root(0.1) ─ A(1) ─ A1(3), A2(3);  root ─ B(1) ─ B1(3)
@@ -30,13 +30,13 @@ def test_a_disease_annotated_with_more_than_the_patient_shows_scores_below_one()
     scores = matcher(ROWS).scores([A1])
     # patient → disease is 1.0 for both; disease → patient: (3/3 + 1/3 + 0.1/3) / 3 for the broad one
     assert scores.of(SPECIFIC) == (pytest.approx(1.0), 1)
-    assert scores.of(BROAD)[0] == pytest.approx(0.5 * (1.0 + (1.0 + 1 / 3 + 0.1 / 3) / 3), abs=1e-5)
+    assert scores.of(BROAD)[0] == pytest.approx(PATIENT_SIDE * 1.0 + (1 - PATIENT_SIDE) * (1.0 + 1 / 3 + 0.1 / 3) / 3, abs=1e-5)
     assert scores.best(2) == [SPECIFIC, BROAD]
 
 
 def test_an_ancestor_annotation_matches_in_both_directions():
     # patient → disease: IC(A) / IC(A1) = 1/3; disease → patient: IC(A) / IC(A) = 1
-    assert matcher(ROWS).scores([A1]).of(GROUP) == (pytest.approx(0.5 * (1 / 3 + 1.0)), 0)
+    assert matcher(ROWS).scores([A1]).of(GROUP) == (pytest.approx(PATIENT_SIDE / 3 + (1 - PATIENT_SIDE) * 1.0), 0)
 
 
 def test_a_held_out_papers_annotations_are_left_out_unless_hpo_makes_them_too():
