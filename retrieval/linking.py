@@ -150,7 +150,7 @@ class EntityLinker:
         path = cache_dir / "linking" / f"{label}-{key}.npy" if cache_dir else None
         if path is not None and path.exists():
             return np.load(path)
-        vectors = embed(texts, desc=f"embedding {label} names")
+        vectors = embed(texts, desc=f"embedding {label} names", workers=0)
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
             np.save(path, vectors)

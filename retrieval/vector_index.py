@@ -226,7 +226,7 @@ class VectorIndex:
         data = fetch_graph(store)
         seconds = dict(data.seconds)
         started = time.perf_counter()
-        text = embed(data.texts, config.model, desc="embedding the graph's nodes")
+        text = embed(data.texts, config.model, desc="embedding the graph's nodes", workers=0)
         seconds["embed_text"] = time.perf_counter() - started
         started = time.perf_counter()
         structure = structure_vectors(len(data.ids), data.relationships.pairs(), config.structure_dim)

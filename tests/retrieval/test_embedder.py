@@ -30,6 +30,17 @@ def test_bfloat16_vectors_stay_within_cosine_0999_of_float32():
     assert np.array_equal(embed(TEXTS), embed(TEXTS))  # "auto" is one of the two, repeatably
 
 
+def test_worker_threads_give_the_same_rows_and_leave_torch_threads_as_they_were():
+    import torch
+
+    texts = [f"{text} {i}" for i in range(4) for text in TEXTS]  # ten batches of two, shared by three workers
+    threads = torch.get_num_threads()
+    together, alone = embed(texts, batch_size=2, workers=3), embed(texts, batch_size=2)
+    assert ((together * alone).sum(axis=1) > 0.9999).all()  # one thread or two may round bfloat16 apart
+    assert torch.get_num_threads() == threads
+    assert embed(TEXTS, workers=0).shape == (len(TEXTS), 384)  # one per torch thread, at most one per batch
+
+
 def test_no_text_and_an_unknown_precision():
     assert embed([]).shape == (0, 384)
     with pytest.raises(ValueError, match="precision must be one of auto, float32, bfloat16"):
