@@ -11,8 +11,9 @@ retrieves for a patient's case: its options list is not embedded) on every quest
 refit (`glee_refit_per_question`) on the first --refit-questions ones, interleaved (each refit
 takes seconds). Prints p50/p95 of both and their ratio, vector mode also without the case's
 embedding (a ~76-token case costs MiniLM ~17-22 ms on one core in bfloat16) and on the first
---questions short domain questions of datasets/domain_qa.xlsx. Both question files come from the data folder (fetched when
-missing); a measurement that cannot run says why under "skipped" and in the summary.
+--questions short domain questions of datasets/domain_qa.xlsx. Both question files come from the
+data folder (fetched when missing); a measurement that cannot run says why under "skipped" and in
+the summary.
 """
 
 from __future__ import annotations
