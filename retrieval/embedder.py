@@ -14,9 +14,9 @@ dependencies and an export step, for less speed than this.
 
 from __future__ import annotations
 
+import atexit
 import threading
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from functools import lru_cache
 from pathlib import Path
@@ -92,8 +92,10 @@ def embed(texts: list[str], model: str | None = None, batch_size: int = BATCH_SI
     def run(part: list[np.ndarray], bar: tqdm) -> None:
         # inference mode and autocast hold per thread: each worker enters its own
         autocast = torch.autocast("cpu", dtype=torch.bfloat16) if precision == "bfloat16" else nullcontext()
-        with torch.inference_mode(), autocast:
+        with torch.inference_mode(), autocast, _running():
             for rows in part:
+                if _STOPPING.is_set():
+                    raise EmbeddingStopped("the process is stopping")
                 features = embedder.preprocess([texts[i] for i in rows])
                 batch = embedder.forward(features)["sentence_embedding"].float()  # numpy has no bfloat16
                 vectors[rows] = torch.nn.functional.normalize(batch, dim=1).numpy()
@@ -103,9 +105,63 @@ def embed(texts: list[str], model: str | None = None, batch_size: int = BATCH_SI
         if workers <= 1:
             run(batches, bar)
         else:
-            with _one_torch_thread(), ThreadPoolExecutor(workers) as pool:
-                list(pool.map(run, [batches[i::workers] for i in range(workers)], [bar] * workers))
+            _in_threads(run, [batches[i::workers] for i in range(workers)], bar)
     return vectors
+
+
+def _in_threads(run: Callable, parts: list[list[np.ndarray]], bar: tqdm) -> None:
+    """`run(part, bar)` for each part in its own thread, with one torch thread each; the first
+    error is raised here. Daemon threads: an app that stops while the index builds in the background
+    must not wait for them (a ThreadPoolExecutor's threads are joined at exit: a minute)."""
+    errors: list[BaseException] = []
+
+    def work(part: list[np.ndarray]) -> None:
+        try:
+            run(part, bar)
+        except BaseException as error:  # handed to the calling thread
+            errors.append(error)
+
+    threads = [threading.Thread(target=work, args=(part,), daemon=True) for part in parts]
+    with _one_torch_thread():
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    if errors:
+        raise errors[0]
+
+
+class EmbeddingStopped(RuntimeError):
+    """Raised in an embedding that was running when the process began to exit."""
+
+
+# A process that exits while a thread is inside torch aborts ("terminate called without an active
+# exception"): at exit, embeddings still running (an index built in the background) stop at their
+# next batch, and the exit waits for that batch (well under a second).
+_STOPPING = threading.Event()
+_RUNNING = threading.Condition()
+_running_count = 0
+STOP_WAIT_S = 10.0
+
+
+@contextmanager
+def _running() -> Iterator[None]:
+    global _running_count
+    with _RUNNING:
+        _running_count += 1
+    try:
+        yield
+    finally:
+        with _RUNNING:
+            _running_count -= 1
+            _RUNNING.notify_all()
+
+
+@atexit.register
+def _stop_running_embeddings() -> None:
+    _STOPPING.set()
+    with _RUNNING:
+        _RUNNING.wait_for(lambda: _running_count == 0, timeout=STOP_WAIT_S)
 
 
 _THREADS = threading.Lock()

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import time
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -39,6 +44,23 @@ def test_worker_threads_give_the_same_rows_and_leave_torch_threads_as_they_were(
     assert ((together * alone).sum(axis=1) > 0.9999).all()  # one thread or two may round bfloat16 apart
     assert torch.get_num_threads() == threads
     assert embed(TEXTS, workers=0).shape == (len(TEXTS), 384)  # one per torch thread, at most one per batch
+
+
+def test_a_process_stops_at_once_and_cleanly_during_a_bulk_embedding_in_the_background():
+    """The app builds its vector index in a background thread. Stopping it mid-build must neither
+    wait for the build (a minute, with a thread pool, whose threads are joined at exit) nor abort
+    ("terminate called without an active exception": a thread was inside torch at exit)."""
+    script = ("import threading, time\n"
+              "from retrieval.embedder import embed\n"
+              "embed(['warm'])\n"
+              "texts = [f'facial phenotype number {i}' for i in range(200_000)]  # minutes of work\n"
+              "threading.Thread(target=embed, args=(texts,), kwargs={'workers': 2}, daemon=True).start()\n"
+              "time.sleep(1)\n")
+    started = time.perf_counter()
+    stopped = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                             cwd=Path(__file__).parents[2])
+    assert stopped.returncode == 0, stopped.stderr[-2000:]
+    assert time.perf_counter() - started < 45  # loading takes seconds; the embedding alone minutes
 
 
 def test_no_text_and_an_unknown_precision():
