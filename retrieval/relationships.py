@@ -127,8 +127,7 @@ def _recoded(codes: np.ndarray, names: list[str], into: list[str]) -> np.ndarray
     for name in names:
         if name not in into:
             into.append(name)
-    return np.asarray([into.index(name) for name in names], dtype=np.int16)[codes] if len(codes) else \
-        np.zeros(0, dtype=np.int16)
+    return np.asarray([into.index(name) for name in names], dtype=np.int16)[codes]
 
 
 def pmid_list(value: Any) -> list[int]:
