@@ -68,6 +68,7 @@ def find_mentions(question: str, linker: EntityLinker, alternatives: bool = Fals
     words = [(m.group(), m.start(), m.end()) for m in _WORD.finditer(question)]
     # a run's key is its tokens' keys joined: what normalise() gives the run's text, tokens folded once
     pieces = [normalise(token) for token, _, _ in words]
+    wordlike = [_is_word(token) for token, _, _ in words]  # a name starts and ends with a word, not punctuation
     vocabularies = {label: linker.vocabulary(label) for label in LABEL_TO_TYPE}
     ordinary = ordinary_words(linker)
     taken = [False] * len(words)
@@ -75,7 +76,7 @@ def find_mentions(question: str, linker: EntityLinker, alternatives: bool = Fals
     others: list[Link] = []
     for size in range(min(MAX_NAME_TOKENS, len(words)), 0, -1):
         for i in range(len(words) - size + 1):
-            if any(taken[i:i + size]) or not _is_word(words[i][0]) or not _is_word(words[i + size - 1][0]):
+            if not wordlike[i] or not wordlike[i + size - 1] or any(taken[i:i + size]):
                 continue
             text = question[words[i][1]:words[i + size - 1][2]]
             key = " ".join(piece for piece in pieces[i:i + size] if piece)
@@ -88,7 +89,7 @@ def find_mentions(question: str, linker: EntityLinker, alternatives: bool = Fals
                 links.append(found[0])
                 others.extend(found[1:])
                 taken[i:i + size] = [True] * size
-    links += _typo_mentions(question, words, taken, linker, ordinary, pieces)
+    links += _typo_mentions(question, words, taken, linker, ordinary, pieces, wordlike)
     return links + others if alternatives else links
 
 
@@ -103,21 +104,19 @@ def ordinary_words(linker: EntityLinker) -> frozenset[str]:
 
 
 def _typo_mentions(question: str, words: list[tuple[str, int, int]], taken: list[bool], linker: EntityLinker,
-                   ordinary: frozenset[str], pieces: list[str]) -> list[Link]:
+                   ordinary: frozenset[str], pieces: list[str], wordlike: list[bool]) -> list[Link]:
     """Misspelt names among the words nothing matched: runs of words that hold at least one word
     of no name or English (the likely typo), matched by edit similarity, longest runs first."""
-    unknown = [_is_word(token) and len(token) >= TYPO_MIN_LETTERS and not any(c.isdigit() for c in token)
+    unknown = [is_word and len(token) >= TYPO_MIN_LETTERS and not any(c.isdigit() for c in token)
                and not all(word in ordinary for word in piece.split())
-               for (token, _, _), piece in zip(words, pieces, strict=True)]
+               for (token, _, _), piece, is_word in zip(words, pieces, wordlike, strict=True)]
     found: list[Link] = []
     for size in range(min(TYPO_MAX_TOKENS, len(words)), 0, -1):
         for i in range(len(words) - size + 1):
+            if not wordlike[i] or not wordlike[i + size - 1] or words[i][0].lower() in ENGLISH_STOP_WORDS \
+                    or not any(unknown[i:i + size]) or any(taken[i:i + size]):  # "for Autosomal ..." is no name
+                continue
             run = words[i:i + size]
-            if any(taken[i:i + size]) or not _is_word(run[0][0]) or not _is_word(run[-1][0]) \
-                    or run[0][0].lower() in ENGLISH_STOP_WORDS:  # "for Autosomal ..." is no name
-                continue
-            if not any(unknown[i:i + size]):
-                continue
             text = question[run[0][1]:run[-1][2]]
             matches = [m for label in TYPO_LABELS if (m := linker.typo_match(text, LABEL_TO_TYPE[label]))]
             if matches:

@@ -34,6 +34,7 @@ EMBEDDING_THRESHOLD = 0.78
 FUZZY_THRESHOLD = 0.8  # edit similarity (rapidfuzz ratio / 100) of an n-gram candidate
 PLACEHOLDERS = {"none", "na", "n/a", "null", "-"}  # "synonyms" FPKG stores for none
 TYPO_RATIO = 0.88  # edit similarity of a typo found inside a question: one edit in a 9-letter name
+INDEX_FORMAT = 2  # of the cached text index (_text_index): a new format is made anew, not misread
 TYPO_MIN_CHARS = 7  # shorter names are too close to other names for one edit to be a typo
 
 _ALIAS_QUERIES = {
@@ -98,16 +99,18 @@ def _text_index(aliases: list[Alias]) -> tuple:
         exact[normalise(alias.text)].append(alias)
     ngrams = TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 4), lowercase=True)
     ngram_matrix = ngrams.fit_transform([normalise(a.text) for a in aliases])
-    # keys by length: a typo is looked for among names of about its length only
-    by_length: dict[int, list[str]] = defaultdict(list)
+    # a typo is looked for among names of about its length with the same initials only
+    by_shape: dict[tuple[int, str], list[str]] = defaultdict(list)
     for key in exact:
-        by_length[len(key)].append(key)
-    nearby = {size: [k for near in range(size - 2, size + 3) for k in by_length.get(near, ())]
-              for size in range(max(by_length, default=0) + 3)}
+        by_shape[(len(key), _initials(key))].append(key)
+    nearby: dict[tuple[int, str], list[str]] = defaultdict(list)
+    for (size, initials), keys in by_shape.items():
+        for near in range(max(size - 2, 0), size + 3):
+            nearby[(near, initials)] += keys
     # words of two names or more: one name's own misspelling ("Seckel sydrome") is no word
     uses = Counter(word for key in exact for word in key.split())
     words = {word for word, count in uses.items() if count >= 2}
-    return dict(exact), ngrams, ngram_matrix, nearby, words
+    return dict(exact), ngrams, ngram_matrix, dict(nearby), words
 
 
 def _cached(make, aliases: list[Alias], folder: Path | None, kind: str):
@@ -115,7 +118,7 @@ def _cached(make, aliases: list[Alias], folder: Path | None, kind: str):
     keys take a second of every start, and change only with the graph's names."""
     if folder is None:
         return make(aliases)
-    contents = [sklearn.__version__, *(tuple(vars(a).values()) for a in aliases)]  # pickles follow sklearn
+    contents = [INDEX_FORMAT, sklearn.__version__, *(tuple(vars(a).values()) for a in aliases)]
     key = hashlib.sha256(repr(contents).encode()).hexdigest()[:16]
     path = folder / f"{aliases[0].label}-{key}-{kind}.pickle"
     made = read_pickle(path)
@@ -179,9 +182,9 @@ class EntityLinker:
             if len(key) < TYPO_MIN_CHARS:
                 continue
             # a slip of the keyboard keeps each word's first letter: "TABLE diseases" is no "Eales disease"
-            matches = process.extract(key, index.nearby.get(len(key), ()), scorer=fuzz.ratio,
-                                      score_cutoff=min_ratio * 100, limit=5)
-            found += [match for match in matches if _initials(match[0]) == _initials(key)][:1]
+            match = process.extractOne(key, index.nearby.get((len(key), _initials(key)), ()), scorer=fuzz.ratio,
+                                       score_cutoff=min_ratio * 100)
+            found += [match] if match else []
         if not found:
             return None
         best = max(found, key=lambda match: match[1])
@@ -261,5 +264,5 @@ class EntityLinker:
         return [Link(mention, entity_type, vid, "Variation", name, 1.0, "hgvs") for vid, name in hits]
 
 
-def _initials(key: str) -> list[str]:
-    return [word[0] for word in key.split()]
+def _initials(key: str) -> str:
+    return "".join(word[0] for word in key.split())

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from fpkg.names import normalise
+from retrieval.linking import Alias, EntityLinker
 from retrieval.vocabulary import split_names
 
 PHENOTYPES_OF = re.compile(r"with facial phenotypes of (.*?)\. What disease", re.S)
@@ -90,3 +91,13 @@ def test_genes_and_variants(pipeline):
 def test_nonsense_links_to_nothing(pipeline, mention, entity_type):
     link = pipeline.linker.link(mention, entity_type)
     assert link.node_id is None and link.method == "none"
+
+
+def test_a_typo_is_matched_among_names_with_its_initials_however_many_others_are_closer():
+    # six names one character from the mention but with other initials: a keyboard slip keeps
+    # each word's first letter, so none of them may crowd out the name it was typed for
+    decoys = ["kabu kk syndrome", "kab ukk syndrome", "ka bukk syndrome", "k abukk syndrome",
+              "kabukk s yndrome", "kabukk synd rome"]
+    aliases = [Alias(i, "Disease", name, name, False) for i, name in enumerate(["Kabuki syndrome", *decoys])]
+    link = EntityLinker(aliases).typo_match("kabukk syndrome", "DISEASE")
+    assert link is not None and link.name == "Kabuki syndrome" and link.method == "typo"
