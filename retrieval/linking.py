@@ -26,6 +26,7 @@ from fpkg.pickles import read_pickle, write_pickle
 from graphstore.store import GraphStore
 from retrieval.embedder import embed
 from retrieval.result import Link
+from retrieval.variant_keys import variant_keys
 
 TYPE_TO_LABEL = {"FACIAL_PHENOTYPE": "FacePhenotype", "GENE": "Genotype", "DISEASE": "Disease",
                  "MUTATION": "Variation"}
@@ -136,8 +137,8 @@ class EntityLinker:
             by_label[alias.label].append(alias)
         self.indexes = {label: _LabelIndex(items, self._vectors(label, items, cache_dir), cache_dir)
                         for label, items in by_label.items()}
-        self.variations = [(row["id"], row["name"], _hgvs_key(row["name"]), (row["gene"] or "").upper())
-                           for row in variations or [] if row["name"]]
+        self.variations = [(row["id"], row["name"], _hgvs_key(row["name"]), (row["gene"] or "").upper(),
+                            variant_keys(row["name"])) for row in variations or [] if row["name"]]
 
     @classmethod
     def from_store(cls, store: GraphStore, cache_dir: Path | None = None) -> EntityLinker:
@@ -255,13 +256,20 @@ class EntityLinker:
         return [(float(similarities[i]), index.aliases[i], "ngram") for i in top if similarities[i] > 0]
 
     def _link_variation(self, mention: str, entity_type: str, gene: str | None) -> list[Link]:
+        """The variations whose text holds the mention, then, within the gene, those that share one of
+        its HGVS changes however written ("p.(P253R)" and "c.758C>G; p.Pro253Arg": `variant_keys`)."""
         key = _hgvs_key(mention)
         if len(key) < 4:
             return []
         gene = (gene or "").upper()
-        hits = [(vid, name) for vid, name, details, vgene in self.variations
-                if key in details and (not gene or vgene == gene)]
-        return [Link(mention, entity_type, vid, "Variation", name, 1.0, "hgvs") for vid, name in hits]
+        keys = variant_keys(mention) if gene else frozenset()
+        links = [Link(mention, entity_type, vid, "Variation", name, 1.0, "hgvs")
+                 for vid, name, details, vgene, _ in self.variations if key in details and (not gene or vgene == gene)]
+        found = {link.node_id for link in links}
+        links += [Link(mention, entity_type, vid, "Variation", name, 1.0, "hgvs change")
+                  for vid, name, _, vgene, changes in self.variations
+                  if vgene == gene and keys & changes and vid not in found]
+        return links
 
 
 def _initials(key: str) -> str:

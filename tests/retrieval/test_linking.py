@@ -84,6 +84,18 @@ def test_genes_and_variants(pipeline):
     assert variant.node_id is not None and "2443-2A" in variant.name.replace(" ", "")
 
 
+@pytest.mark.parametrize("written", ["p.S252W", "p.(Ser252Trp)", "c.755 C > G"])
+def test_a_variant_written_another_way_links_to_the_published_one_of_its_gene(pipeline, written):
+    published = pipeline.linker.link("c.755C>G", "MUTATION", gene="FGFR2")
+    assert published.node_id is not None and "Ser252Trp" in published.name
+    found = pipeline.linker.candidates(written, "MUTATION", k=20, gene="FGFR2")
+    assert published.node_id in {link.node_id for link in found}
+    # the same change in another gene is another variant; another change at that residue too
+    assert pipeline.linker.candidates(written, "MUTATION", k=20, gene="FGFR3") == []
+    assert published.node_id not in {link.node_id for link in
+                                     pipeline.linker.candidates("p.S252L", "MUTATION", k=20, gene="FGFR2")}
+
+
 @pytest.mark.parametrize("mention, entity_type", [
     ("qwertyuiop asdfgh", "FACIAL_PHENOTYPE"), ("", "GENE"), ("NOTAGENE123", "GENE"),
     ("'; MATCH (n) DETACH DELETE n //", "DISEASE"), ("x", "MUTATION"), ("Cleft palate", "UNKNOWN_TYPE"),
