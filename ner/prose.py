@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 
+from fpkg.variant_keys import AMINO_ACIDS
 from ner.augment import Piece, to_sentence, typo
 from ner.corpus import Sentence
 from ner.vocabulary import NECK_ROOT, hpo_layer, lineages
@@ -91,8 +92,7 @@ FILLERS = (
     "Requested via the Genomic Medicine Service.",
 )
 _BASES = "ACGT"
-_AMINO = ("Ala", "Arg", "Asn", "Asp", "Cys", "Gln", "Glu", "Gly", "His", "Ile", "Leu", "Lys", "Met", "Phe",
-          "Pro", "Ser", "Thr", "Trp", "Tyr", "Val")
+_AMINO = tuple(name for name in AMINO_ACIDS if name not in ("Sec", "Ter"))  # the twenty of the code
 
 
 @dataclass(frozen=True)

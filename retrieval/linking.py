@@ -23,10 +23,10 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 
 from fpkg.names import fold_name, normalise
 from fpkg.pickles import read_pickle, write_pickle
+from fpkg.variant_keys import variant_keys
 from graphstore.store import GraphStore
 from retrieval.embedder import embed
 from retrieval.result import Link
-from retrieval.variant_keys import variant_keys
 
 TYPE_TO_LABEL = {"FACIAL_PHENOTYPE": "FacePhenotype", "GENE": "Genotype", "DISEASE": "Disease",
                  "MUTATION": "Variation"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from retrieval.variant_keys import variant_keys
+from fpkg.variant_keys import variant_keys
 
 
 @pytest.mark.parametrize("written, keys", [
