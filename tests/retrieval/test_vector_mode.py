@@ -142,12 +142,24 @@ def test_index_builds_once_and_loads_from_cache(store, index, cache_dir):
     assert 107 not in index.searchable.tolist() and index.faiss.ntotal == len(graph.nodes) - 1
     assert np.allclose(np.linalg.norm(index.vectors, axis=1)[index.searchable], 1.0, atol=1e-5)
     folder = cache_dir / "vectors" / index.fingerprint
-    assert {"ids.npy", "text.npy", "structure.npy", "index.faiss", "meta.json"} <= {p.name for p in folder.iterdir()}
+    assert {"ids.npy", "text.npy", "structure.npy", "meta.json"} <= {p.name for p in folder.iterdir()}
 
     again = VectorIndex.load_or_build(store, cache_dir, CONFIG)
     assert again.stats["loaded_from_cache"] is True and again.fingerprint == index.fingerprint
     assert np.array_equal(again.vectors, index.vectors) and again.names == index.names
     assert again.faiss.ntotal == index.faiss.ntotal
+
+
+def test_search_gives_the_nearest_rows_with_their_exact_scores(index):
+    query = index.vectors[3] + 0.5 * index.vectors[0]
+    query /= np.linalg.norm(query)
+    exact = index.vectors[index.searchable] @ query
+    order = np.lexsort((index.searchable, -exact))  # best first, ties by row
+    for k in (1, 3, len(index.searchable), len(index.searchable) + 5):
+        found = index.search(query, k)
+        assert [row for row, _ in found] == index.searchable[order[:k]].tolist()
+        assert np.allclose([score for _, score in found], exact[order[:k]], atol=1e-6)
+    assert index.search(query, 0) == []
 
 
 def test_similarities_are_the_inner_products_of_the_rows_asked(index):
@@ -161,7 +173,7 @@ def test_similarities_are_the_inner_products_of_the_rows_asked(index):
         index.similarities(rows, query[:-1])
 
 
-@pytest.mark.parametrize("damaged, content", [("index.faiss", b"not an index"), ("text.npy", b""),
+@pytest.mark.parametrize("damaged, content", [("structure.npy", b"not an array"), ("text.npy", b""),
                                               ("meta.json", b"{"), ("rel_pmids.npy", b"")])
 def test_a_damaged_cached_index_is_rebuilt_and_said_once(store, index, tmp_path, damaged, content):
     cache = tmp_path / "cache"
