@@ -43,7 +43,7 @@ def readings(links: list[Link]) -> list[str]:
 
 LINK_METHOD_WORDS = {"exact": "exact", "synonym": "synonym", "typo": "typo", "fuzzy": "typo",
                      "embedding": "closest in meaning", "ngram": "closest in spelling", "hgvs": "variant",
-                    "hgvs change": "the same change written another way"}
+                     "hgvs change": "the same change written another way"}
 MAX_LINKS_SHOWN = 12
 
 

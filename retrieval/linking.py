@@ -119,6 +119,7 @@ def _cached(make, aliases: list[Alias], folder: Path | None, kind: str):
     keys take a second of every start, and change only with the graph's names."""
     if folder is None:
         return make(aliases)
+    # pickles follow sklearn's version and this module's format
     contents = [INDEX_FORMAT, sklearn.__version__, *(tuple(vars(a).values()) for a in aliases)]
     key = hashlib.sha256(repr(contents).encode()).hexdigest()[:16]
     path = folder / f"{aliases[0].label}-{key}-{kind}.pickle"
