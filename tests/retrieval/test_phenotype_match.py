@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from retrieval.ontology import PhenotypeOntology
-from retrieval.phenotype_match import PATIENT_SIDE, PhenotypeMatcher
+from retrieval.phenotype_match import PATIENT_SIDE, PATIENT_SIDE_WITH_GENE, PhenotypeMatcher
 from retrieval.profiles import DiseaseProfiles
 
 # root(0.1) ─ A(1) ─ A1(3), A2(3);  root ─ B(1) ─ B1(3)
@@ -38,6 +38,15 @@ def test_a_disease_annotated_with_more_than_the_patient_shows_scores_below_one()
 def test_an_ancestor_annotation_matches_in_both_directions():
     # patient → disease: IC(A) / IC(A1) = 1/3; disease → patient: IC(A) / IC(A) = 1
     assert matcher(ROWS).scores([A1]).of(GROUP) == (pytest.approx(PATIENT_SIDE / 3 + (1 - PATIENT_SIDE) * 1.0), 0)
+
+
+def test_a_known_gene_weighs_the_patients_side_more_so_a_small_profile_counts_less():
+    # GROUP's one ancestor term covers its whole profile (disease → patient 1.0) but a third of A1
+    without_gene = matcher(ROWS).scores([A1]).of(GROUP)[0]
+    with_gene = matcher(ROWS).scores([A1], gene_known=True).of(GROUP)[0]
+    assert with_gene == pytest.approx(PATIENT_SIDE_WITH_GENE / 3 + (1 - PATIENT_SIDE_WITH_GENE) * 1.0)
+    assert PATIENT_SIDE_WITH_GENE > PATIENT_SIDE and with_gene < without_gene
+    assert matcher(ROWS).scores([A1], gene_known=True).of(SPECIFIC) == (pytest.approx(1.0), 1)
 
 
 def test_a_held_out_papers_annotations_are_left_out_unless_hpo_makes_them_too():
