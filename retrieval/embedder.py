@@ -79,6 +79,12 @@ def embed(texts: list[str], model: str | None = None, batch_size: int = BATCH_SI
     embedding: the graph's nodes, the linker's names; 0 = one per torch thread) embeds alternate
     batches in that many threads of one torch thread each: 1.3x faster on two cores than torch's own
     threads, which split the small matrices of short texts poorly."""
+    with _running():  # counted as running until its last torch call, the model's load included
+        return _embed(texts, model, batch_size, desc, precision, workers)
+
+
+def _embed(texts: list[str], model: str | None, batch_size: int, desc: str | None, precision: str,
+           workers: int) -> np.ndarray:
     import torch
 
     precision = _resolved(precision)
@@ -92,7 +98,7 @@ def embed(texts: list[str], model: str | None = None, batch_size: int = BATCH_SI
     def run(part: list[np.ndarray], bar: tqdm) -> None:
         # inference mode and autocast hold per thread: each worker enters its own
         autocast = torch.autocast("cpu", dtype=torch.bfloat16) if precision == "bfloat16" else nullcontext()
-        with torch.inference_mode(), autocast, _running():
+        with torch.inference_mode(), autocast:
             for rows in part:
                 if _STOPPING.is_set():
                     raise EmbeddingStopped("the process is stopping")
@@ -137,7 +143,9 @@ class EmbeddingStopped(RuntimeError):
 
 # A process that exits while a thread is inside torch aborts ("terminate called without an active
 # exception"): at exit, embeddings still running (an index built in the background) stop at their
-# next batch, and the exit waits for that batch (well under a second).
+# next batch, and the exit waits for the calling thread to be out of torch (well under a second).
+# The count is the calling thread's, not each worker's: a worker leaving its count before its torch
+# contexts closed, or the caller restoring torch's thread count after, let the exit in too early.
 _STOPPING = threading.Event()
 _RUNNING = threading.Condition()
 _running_count = 0
