@@ -238,19 +238,21 @@ class DiagnosisRanker:
 
 
 _GENE_LINKS = "MATCH (g:Genotype)-[:Cause]->(d:Disease) RETURN d.nid AS disease, g.nid AS gene"
-_DISEASE_IDS = "MATCH (d:Disease) RETURN d.nid AS disease, d.disease_id AS did"
+_DISEASE_IDS = "MATCH (d:Disease) RETURN d.nid AS disease, d.disease_id AS did, d.dname AS name"
 
 
 def _twin_inputs(store: GraphStore, profiles: DiseaseProfiles) -> tuple:
-    """Each disease's HPO genes, ids and annotated phenotypes, for `find_twins` (read once at start)."""
+    """Each disease's HPO genes, ids, annotated phenotypes and names, for `find_twins` (read once at start)."""
     genes: dict[int, set[int]] = {}
     for row in store.query(_GENE_LINKS, timeout_ms=60_000):
         genes.setdefault(row["disease"], set()).add(row["gene"])
-    ids = {row["disease"]: row["did"] or "" for row in store.query(_DISEASE_IDS, timeout_ms=60_000)}
+    rows = store.query(_DISEASE_IDS, timeout_ms=60_000)
+    ids = {row["disease"]: row["did"] or "" for row in rows}
+    names = {row["disease"]: row["name"] or "" for row in rows}
     # HPO's own annotations: FPKG's published cases would make a twin look unlike its Orphanet entry
     annotated = {disease: {a.phenotype for a in found if "HPO" in a.source}
                  for disease, found in profiles.by_disease.items()}
-    return {d: frozenset(g) for d, g in genes.items()}, ids, annotated
+    return {d: frozenset(g) for d, g in genes.items()}, ids, annotated, names
 
 
 def _names_gene(name: str, gene: str) -> bool:

@@ -4,11 +4,16 @@ Two rules, each documented by its tests (`tests/retrieval/test_twins.py`):
 - **Group over subtypes**, by name: Orphanet often has one entry for a disease that OMIM splits
   into numbered subtypes (ORPHA:861 "Treacher-Collins syndrome" over OMIM:154500 "Treacher Collins
   syndrome 1"); the ORPHA name must equal the OMIM name without its subtype number.
-- **Twins under other names**, by evidence: an ORPHA entry and an OMIM entry that HPO links to
-  exactly the same genes (one or more), whose facial annotations overlap (Jaccard ≥ 0.3), the most
-  overlapping OMIM entry when several qualify (ORPHA "Severe intellectual disability-progressive
-  spastic diplegia syndrome" and OMIM:617296 "Neurodevelopmental disorder with spastic diplegia and
-  visual defects", both CTNNB1).
+- **Twins**, by evidence: an ORPHA entry and an OMIM entry that HPO links to exactly the same genes
+  (one or more), and either
+  - whose names have the same words, in any order, leaving out "syndrome", "disease", "type" and
+    joining words (ORPHA "Spinocerebellar ataxia type 6" and OMIM "SPINOCEREBELLAR ATAXIA 6", ORPHA
+    "Progressive osseous heteroplasia" and OMIM "Osseous heteroplasia, progressive"); a subtype
+    number or an inheritance word on one side only keeps them apart. Their facial annotations often
+    overlap little: HPO's curators annotate the two sources separately;
+  - or whose facial annotations overlap (Jaccard ≥ 0.3), the most overlapping OMIM entry when several
+    qualify (ORPHA "Severe intellectual disability-progressive spastic diplegia syndrome" and
+    OMIM:617296 "Neurodevelopmental disorder with spastic diplegia and visual defects", both CTNNB1).
 Two OMIM entries never merge ("Noonan syndrome 1" and "Noonan syndrome 3" stay apart), nor two
 ORPHA entries. In a ranking the pair is one candidate, at the better of its two places, named by
 the OMIM entry and carrying both ids. Entries whose names are the same once folded are already one
@@ -34,12 +39,22 @@ def subtype_stem(name: str) -> str | None:
     return match.group("stem") if match else None
 
 
+# words that name no feature of a disease: "Mucolipidosis type IV" is "Mucolipidosis IV"
+_FILLER = frozenset({"syndrome", "disease", "type", "and", "with", "of", "the"})
+
+
+def name_words(name: str) -> frozenset[str]:
+    """The words of a disease name, its abbreviation and filler words left out."""
+    return frozenset(fold_name(_ABBREVIATION.sub("", name)).split()) - _FILLER
+
+
 MIN_OVERLAP = 0.3
 
 
 def find_twins(genes: dict[int, frozenset[int]], disease_ids: dict[int, str],
-               profiles: dict[int, set[int]]) -> dict[int, int]:
+               profiles: dict[int, set[int]], names: dict[int, str] | None = None) -> dict[int, int]:
     """ORPHA disease node -> the OMIM disease node that is the same disease (rule 2 above)."""
+    names = names or {}
     omim_by_genes: dict[frozenset[int], list[int]] = {}
     for disease, gene_set in genes.items():
         if gene_set and disease_ids.get(disease, "").startswith("OMIM:"):
@@ -47,6 +62,11 @@ def find_twins(genes: dict[int, frozenset[int]], disease_ids: dict[int, str],
     twins = {}
     for disease, gene_set in genes.items():
         if not disease_ids.get(disease, "").startswith("ORPHA:") or gene_set not in omim_by_genes:
+            continue
+        words = name_words(names.get(disease, ""))
+        same_name = [omim for omim in omim_by_genes[gene_set] if words and name_words(names.get(omim, "")) == words]
+        if same_name:
+            twins[disease] = min(same_name)
             continue
         mine = profiles.get(disease, set())
         overlaps = [(_jaccard(mine, profiles.get(omim, set())), -omim) for omim in omim_by_genes[gene_set]]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from retrieval.diagnose import RankedDisease
-from retrieval.twins import find_twins, merge_twins, subtype_stem
+from retrieval.twins import find_twins, merge_twins, name_words, subtype_stem
 
 
 def entry(name: str, disease_id: str, score: float) -> RankedDisease:
@@ -75,6 +75,29 @@ def test_twins_share_exactly_their_genes_and_most_of_their_annotations():
 def test_twins_below_the_overlap_threshold_stay_apart():
     genes = {1: frozenset({10}), 2: frozenset({10})}
     assert find_twins(genes, IDS, {1: {100, 101, 102, 103}, 2: {100, 200, 201, 202}}) == {}
+
+
+def test_names_with_the_same_words_in_another_order_are_the_same_name():
+    assert name_words("Spinocerebellar ataxia type 6") == name_words("SPINOCEREBELLAR ATAXIA 6")
+    assert name_words("Progressive osseous heteroplasia") == name_words("Osseous heteroplasia, progressive")
+    assert name_words("Bainbridge-Ropers syndrome") == name_words("Bainbridge‐Ropers syndrome(BRPS)")
+    assert name_words("Spinocerebellar ataxia type 29") != name_words("Spinocerebellar ataxia 15")
+    assert name_words("Wolfram-like syndrome") != name_words("Wolfram-Like syndrome, autosomal dominant")
+
+
+def test_twins_by_name_need_their_genes_and_win_over_a_larger_overlap():
+    names = {1: "Hereditary neuropathy with liability to pressure palsies",
+             2: "Charcot-Marie-Tooth disease and deafness",
+             3: "Neuropathy, hereditary, with liability to pressure palsies",
+             4: "Spinocerebellar ataxia type 6", 5: "Spinocerebellar ataxia 6", 6: "Giant axonal neuropathy"}
+    # annotated separately by HPO's curators: ORPHA:1 overlaps the other disease of its gene more
+    genes = {1: frozenset({10}), 2: frozenset({10}), 3: frozenset({10}), 4: frozenset({11}), 5: frozenset({12}),
+             6: frozenset({13})}
+    profiles = {1: {100, 101}, 2: {100, 101, 102}, 3: {200}, 4: {300}, 5: {300}, 6: {400}}
+    ids = {**IDS, 6: "ORPHA:6"}
+    # ORPHA:1 -> its namesake OMIM:3; ORPHA:4's namesake OMIM:5 is linked to another gene; ORPHA:6 has none
+    assert find_twins(genes, ids, profiles, names) == {1: 3}
+    assert find_twins(genes, ids, profiles) == {1: 2}  # without names, the overlap alone decides
 
 
 def test_a_ranked_twin_pair_is_one_entry_named_by_omim():
