@@ -5,15 +5,20 @@ Two rules, each documented by its tests (`tests/retrieval/test_twins.py`):
   into numbered subtypes (ORPHA:861 "Treacher-Collins syndrome" over OMIM:154500 "Treacher Collins
   syndrome 1"); the ORPHA name must equal the OMIM name without its subtype number.
 - **Twins**, by evidence: an ORPHA entry and an OMIM entry that HPO links to exactly the same genes
-  (one or more), and either
-  - whose names have the same words, in any order, leaving out "syndrome", "disease", "type" and
-    joining words (ORPHA "Spinocerebellar ataxia type 6" and OMIM "SPINOCEREBELLAR ATAXIA 6", ORPHA
-    "Progressive osseous heteroplasia" and OMIM "Osseous heteroplasia, progressive"); a subtype
-    number or an inheritance word on one side only keeps them apart. Their facial annotations often
-    overlap little: HPO's curators annotate the two sources separately;
-  - or whose facial annotations overlap (Jaccard ≥ 0.3), the most overlapping OMIM entry when several
-    qualify (ORPHA "Severe intellectual disability-progressive spastic diplegia syndrome" and
-    OMIM:617296 "Neurodevelopmental disorder with spastic diplegia and visual defects", both CTNNB1).
+  (one or more), whose names say they are one disease, or whose annotations do. By name, first match:
+  1. the same words, in any order, leaving out "syndrome", "disease", "type" and joining words (ORPHA
+     "Spinocerebellar ataxia type 6" and OMIM "SPINOCEREBELLAR ATAXIA 6", "Progressive osseous
+     heteroplasia" and "Osseous heteroplasia, progressive"): a subtype number or an inheritance word
+     on one side only keeps them apart. Their facial annotations often overlap little: HPO's
+     curators annotate the two sources separately;
+  2. the ORPHA name is the OMIM entry's other name, in brackets after it ("H syndrome" and
+     "Histiocytosis-lymphadenopathy plus syndrome (H syndrome)");
+  3. the ORPHA name's words are all in the OMIM name, the only such entry of the genes, and they share
+     an annotation ("Microcephaly-lymphedema-chorioretinopathy syndrome" and "Microcephaly with or
+     without chorioretinopathy, lymphedema, or mental retardation": a group and its subtype, as above).
+  Else by annotations: they overlap (Jaccard ≥ 0.3), the most overlapping OMIM entry when several
+  qualify (ORPHA "Severe intellectual disability-progressive spastic diplegia syndrome" and
+  OMIM:617296 "Neurodevelopmental disorder with spastic diplegia and visual defects", both CTNNB1).
 Two OMIM entries never merge ("Noonan syndrome 1" and "Noonan syndrome 3" stay apart), nor two
 ORPHA entries. In a ranking the pair is one candidate, at the better of its two places, named by
 the OMIM entry and carrying both ids. Entries whose names are the same once folded are already one
@@ -48,6 +53,13 @@ def name_words(name: str) -> frozenset[str]:
     return frozenset(fold_name(_ABBREVIATION.sub("", name)).split()) - _FILLER
 
 
+def other_name_words(name: str) -> frozenset[str]:
+    """The words of what a name gives in brackets (or after ";") at its end: an abbreviation or an
+    other name ("... plus syndrome (H syndrome)" -> {"h"})."""
+    found = _ABBREVIATION.search(name)
+    return name_words(found.group().strip(" ;()（）")) if found else frozenset()
+
+
 MIN_OVERLAP = 0.3
 
 
@@ -63,17 +75,31 @@ def find_twins(genes: dict[int, frozenset[int]], disease_ids: dict[int, str],
     for disease, gene_set in genes.items():
         if not disease_ids.get(disease, "").startswith("ORPHA:") or gene_set not in omim_by_genes:
             continue
-        words = name_words(names.get(disease, ""))
-        same_name = [omim for omim in omim_by_genes[gene_set] if words and name_words(names.get(omim, "")) == words]
-        if same_name:
-            twins[disease] = min(same_name)
-            continue
         mine = profiles.get(disease, set())
-        overlaps = [(_jaccard(mine, profiles.get(omim, set())), -omim) for omim in omim_by_genes[gene_set]]
-        best, negative_id = max(overlaps)
+        omims = {omim: names.get(omim, "") for omim in omim_by_genes[gene_set]}
+        sharing = {omim for omim in omims if mine & profiles.get(omim, set())}
+        by_name = _namesake(names.get(disease, ""), omims, sharing)
+        if by_name is not None:
+            twins[disease] = by_name
+            continue
+        best, negative_id = max((_jaccard(mine, profiles.get(omim, set())), -omim) for omim in omims)
         if best >= MIN_OVERLAP:
             twins[disease] = -negative_id
     return twins
+
+
+def _namesake(name: str, omims: dict[int, str], sharing: set[int]) -> int | None:
+    """The OMIM entry (node -> name) that the ORPHA entry's name says it is, by the name rules above
+    (`sharing`: the OMIM entries that share an annotation with it)."""
+    words = name_words(name)
+    if not words:
+        return None
+    for rule in (lambda other: name_words(other) == words, lambda other: other_name_words(other) == words):
+        found = sorted(omim for omim, other in omims.items() if rule(other))
+        if found:
+            return found[0]
+    wider = [omim for omim, other in omims.items() if words < name_words(other)]
+    return wider[0] if len(wider) == 1 and wider[0] in sharing else None
 
 
 def _jaccard(a: set[int], b: set[int]) -> float:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from retrieval.diagnose import RankedDisease
-from retrieval.twins import find_twins, merge_twins, name_words, subtype_stem
+from retrieval.twins import find_twins, merge_twins, name_words, other_name_words, subtype_stem
 
 
 def entry(name: str, disease_id: str, score: float) -> RankedDisease:
@@ -98,6 +98,30 @@ def test_twins_by_name_need_their_genes_and_win_over_a_larger_overlap():
     # ORPHA:1 -> its namesake OMIM:3; ORPHA:4's namesake OMIM:5 is linked to another gene; ORPHA:6 has none
     assert find_twins(genes, ids, profiles, names) == {1: 3}
     assert find_twins(genes, ids, profiles) == {1: 2}  # without names, the overlap alone decides
+
+
+def test_an_orpha_name_given_in_brackets_after_an_omim_name_is_that_disease():
+    assert other_name_words("Histiocytosis-lymphadenopathy plus syndrome（H syndrome）") == {"h"}
+    assert other_name_words("Intellectual developmental disorder 36; MRD36") == {"mrd36"}
+    assert other_name_words("Noonan syndrome 1") == frozenset()
+    names = {1: "H syndrome", 2: "Histiocytosis-lymphadenopathy plus syndrome (H syndrome)",
+             3: "Dysosteosclerosis"}
+    genes = {1: frozenset({10}), 2: frozenset({10}), 3: frozenset({10})}
+    assert find_twins(genes, IDS, {1: {100}, 2: {200}, 3: {300}}, names) == {1: 2}
+
+
+def test_an_orpha_name_inside_the_one_omim_name_of_its_genes_is_that_disease_when_they_share_a_term():
+    names = {1: "Microcephaly-lymphedema-chorioretinopathy syndrome",
+             2: "Microcephaly with or without chorioretinopathy, lymphedema, or mental retardation",
+             3: "Retinal dystrophy", 4: "Microvillus inclusion disease",
+             5: "Retinal dystrophy and microvillus inclusion disease"}
+    genes = {1: frozenset({10}), 2: frozenset({10}), 3: frozenset({10}), 4: frozenset({11}), 5: frozenset({11})}
+    # ORPHA:4's words are in OMIM:5's name too, but the two share no annotation: kept apart
+    profiles = {1: {100, 101, 102}, 2: {100, 103, 104, 105}, 3: {100, 301, 302, 303}, 4: {200}, 5: {300}}
+    assert find_twins(genes, IDS, profiles, names) == {1: 2}
+    # two OMIM entries of the genes both hold the ORPHA name's words: which one is meant is unknown
+    names[3] = "Microcephaly, lymphedema and chorioretinopathy, autosomal recessive"
+    assert find_twins(genes, IDS, profiles, names) == {}
 
 
 def test_a_ranked_twin_pair_is_one_entry_named_by_omim():
