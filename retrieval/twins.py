@@ -38,9 +38,14 @@ _SUBTYPE = re.compile(r"^(?P<stem>.+?)(?: type)? (?:\d+[a-z]?|[a-z])$")
 _ABBREVIATION = re.compile(r"\s*(?:[(（][^()（）]*[)）]|;[^;]*)\s*$")
 
 
+def _bare(name: str) -> str:
+    """The folded name without the abbreviation after it."""
+    return fold_name(_ABBREVIATION.sub("", name))
+
+
 def subtype_stem(name: str) -> str | None:
     """The folded name without its abbreviation and subtype number, or None when it names no subtype."""
-    match = _SUBTYPE.match(fold_name(_ABBREVIATION.sub("", name)))
+    match = _SUBTYPE.match(_bare(name))
     return match.group("stem") if match else None
 
 
@@ -50,7 +55,7 @@ _FILLER = frozenset({"syndrome", "disease", "type", "and", "with", "of", "the"})
 
 def name_words(name: str) -> frozenset[str]:
     """The words of a disease name, its abbreviation and filler words left out."""
-    return frozenset(fold_name(_ABBREVIATION.sub("", name)).split()) - _FILLER
+    return frozenset(_bare(name).split()) - _FILLER
 
 
 def other_name_words(name: str) -> frozenset[str]:
@@ -94,11 +99,12 @@ def _namesake(name: str, omims: dict[int, str], sharing: set[int]) -> int | None
     words = name_words(name)
     if not words:
         return None
-    for rule in (lambda other: name_words(other) == words, lambda other: other_name_words(other) == words):
-        found = sorted(omim for omim, other in omims.items() if rule(other))
-        if found:
-            return found[0]
-    wider = [omim for omim, other in omims.items() if words < name_words(other)]
+    omim_words = {omim: name_words(other) for omim, other in omims.items()}
+    same = [omim for omim in sorted(omims) if omim_words[omim] == words]
+    bracketed = [omim for omim in sorted(omims) if other_name_words(omims[omim]) == words]
+    if same or bracketed:
+        return (same or bracketed)[0]
+    wider = [omim for omim in omims if words < omim_words[omim]]
     return wider[0] if len(wider) == 1 and wider[0] in sharing else None
 
 
