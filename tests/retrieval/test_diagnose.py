@@ -64,6 +64,15 @@ def test_an_omim_entry_of_the_gene_is_preferred_to_an_orphanet_group_of_it(pipel
     assert all("specific" not in r.parts for r in ranked if "gene" not in r.parts)  # only with the gene
 
 
+def test_the_case_share_counts_two_unpublished_patients(pipeline):
+    """One published patient is weak evidence of what a gene causes: the share is n / (N + 2)."""
+    top = pipeline.ranker.rank(CHARGE).answer
+    published, total = map(int, re.search(r"(\d+) of (\d+) published patients with the gene",
+                                          " ".join(top.evidence)).groups())
+    assert top.parts["cases"] == pytest.approx(0.5 * published / (total + 2), abs=1e-4)
+    assert top.parts["cases"] < 0.5 * published / total
+
+
 def test_ranking_is_deterministic(pipeline):
     first, second = pipeline.ranker.rank(CHARGE), pipeline.ranker.rank(CHARGE)
     assert [(r.name, r.score, r.parts) for r in first.ranked] == [(r.name, r.score, r.parts) for r in second.ranked]
