@@ -5,7 +5,9 @@
 Writes results/RESULTS.md and results/plots/*.png, and replaces the part of the README
 between `<!-- results:start -->` and `<!-- results:end -->` (nothing else; a README without
 the markers gets a "## Results" section appended). Sections whose results are missing are
-left out; each run's command to rerun it is listed.
+left out of RESULTS.md; each run's command to rerun it is listed. The README is left alone
+when results/ lacks a section its block already shows (a machine holding only some runs
+would otherwise drop the others' published figures): the output names those sections.
 """
 
 from __future__ import annotations
@@ -32,8 +34,22 @@ def replace_section(text: str, section: str) -> str:
     return text[:start + len(START)] + "\n" + section.strip() + "\n" + text[end:]
 
 
-def refresh_readme(path: Path, section: str) -> None:
-    path.write_text(replace_section(path.read_text(encoding="utf-8"), section), encoding="utf-8")
+def refresh_readme(path: Path, section: str) -> list[str]:
+    """Replace the README's results block with `section`, unless that would drop a section it shows.
+    Returns the titles of the sections `section` lacks (the README is then unchanged)."""
+    text = path.read_text(encoding="utf-8")
+    start, end = text.find(START), text.find(END)
+    shown = _titles(text[start:end]) if -1 < start < end else []
+    missing = [title for title in shown if title not in _titles(section)]
+    if not missing:
+        path.write_text(replace_section(text, section), encoding="utf-8")
+    return missing
+
+
+def _titles(block: str) -> list[str]:
+    """The bold section titles (`**Title**` lines) of a rendered results block."""
+    return [line.strip()[2:-2] for line in block.splitlines()
+            if line.strip().startswith("**") and line.strip().endswith("**") and len(line.strip()) > 4]
 
 
 def header(records: dict[str, dict[str, dict[str, Any]]]) -> list[str]:
@@ -63,8 +79,9 @@ def render(records: dict[str, dict[str, dict[str, Any]]], plots: list[str], plot
     return "\n".join(lines)
 
 
-def make_report(folder: str | Path | None = None, readme: Path | None = README) -> tuple[str, str]:
-    """Write RESULTS.md and the plots; refresh `readme` when given and present. Returns (path, markdown)."""
+def make_report(folder: str | Path | None = None, readme: Path | None = README) -> tuple[str, str, list[str]]:
+    """Write RESULTS.md and the plots; refresh `readme` when given and present. Returns (path, markdown,
+    the README sections results/ lacks: when any, the README was left alone)."""
     root = results.results_dir(folder)
     records = results.latest(root)
     plots = report_plots.make_plots(records, root / "plots")
@@ -72,10 +89,11 @@ def make_report(folder: str | Path | None = None, readme: Path | None = README) 
     root.mkdir(parents=True, exist_ok=True)
     stamp = datetime.now(UTC).isoformat(timespec="seconds")
     (root / "RESULTS.md").write_text(f"# Benchmark results\n\n_Report made {stamp}._\n\n{markdown}\n")
+    missing: list[str] = []
     if readme is not None and readme.exists():
         relative = _relative(root / "plots", readme.parent)
-        refresh_readme(readme, render(records, plots, relative + "/"))
-    return str(root / "RESULTS.md"), markdown
+        missing = refresh_readme(readme, render(records, plots, relative + "/"))
+    return str(root / "RESULTS.md"), markdown, missing
 
 
 def _relative(path: Path, start: Path) -> str:
@@ -95,10 +113,14 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
 
 def handle(args: argparse.Namespace, context) -> tuple[None, dict[str, Any], str]:
     readme = None if args.no_readme else args.readme
-    path, markdown = make_report(args.results_dir, readme)
-    refreshed = readme is not None and readme.exists()
-    return None, {"report": path, "readme": str(readme) if refreshed else None, "markdown": markdown}, (
-        markdown + f"\n\n(written to {path}" + (f"; {readme} refreshed)" if refreshed else ")"))
+    path, markdown, missing = make_report(args.results_dir, readme)
+    refreshed = readme is not None and readme.exists() and not missing
+    note = f"; {readme} refreshed" if refreshed else ""
+    if missing:
+        note = (f"; {readme} left alone: results/ holds no runs for {', '.join(missing)}, which it shows "
+                "(run them, or `python -m bench all`, first)")
+    return None, {"report": path, "readme": str(readme) if refreshed else None, "readme_kept": missing,
+                  "markdown": markdown}, markdown + f"\n\n(written to {path}{note})"
 
 
 __all__ = ["md_table", "make_report", "refresh_readme", "replace_section"]

@@ -124,8 +124,11 @@ def handle(args: argparse.Namespace, context) -> tuple[None, dict[str, Any], str
     out = Suite(context, args).run()
     out["total_s"] = round(time.perf_counter() - started, 2)
     results.save("all", "all", out, seconds=out["total_s"], argv=context.argv or ["all"], folder=args.results_dir)
-    out["report"], _ = report.make_report(args.results_dir, args.readme)  # with this run's own record
+    # the report includes this run's own record, saved just above
+    out["report"], _, out["readme_kept"] = report.make_report(args.results_dir, args.readme)
     lines = [f"whole set in {out['total_s']:.0f} s:"]
     lines += [f"  {part:<12} {seconds:>7.1f} s" for part, seconds in out["seconds"].items()]
     lines.append(f"report: {out['report']}")
+    if out["readme_kept"]:
+        lines.append(f"README left alone: no runs here for {', '.join(out['readme_kept'])}, which it shows")
     return None, out, "\n".join(lines)

@@ -62,7 +62,8 @@ def test_report_tables_plots_and_readme(tmp_path):
     fake_results(folder)
     readme = tmp_path / "README.md"
     readme.write_text(README)
-    path, markdown = make_report(folder, readme)
+    path, markdown, missing = make_report(folder, readme)
+    assert missing == []
     assert Path(path).read_text().count("| ---") >= 5
     for needed in ("Publication set", "top-1 linked", "Phenotype synonyms", "50.0 % / 0.800", "500×",
                    "python -m bench diagnosis", "Eye drop", "CPU cores"):
@@ -73,6 +74,28 @@ def test_report_tables_plots_and_readme(tmp_path):
     before, after = README.split("old numbers")
     assert text.startswith(before) and text.endswith(after) and "old numbers" not in text
     assert "(results/plots/scaling.png)" in text
+
+
+def test_a_report_missing_sections_leaves_the_readme_alone(tmp_path):
+    """A machine that holds only some runs must not drop the README's other published figures."""
+    full, partial = tmp_path / "full", tmp_path / "partial"
+    fake_results(full)
+    readme = tmp_path / "README.md"
+    readme.write_text(README)
+    make_report(full, readme)
+    published = readme.read_text()
+    assert "**Latency per stage**" in published
+    results.save("temperature", "cypher-grounded", {"mode": "cypher", "backend": "grounded", "questions": 2,
+                 "sigma_top1_linked": 0.0, "by_temperature": []}, seconds=1, argv=["temperature"], folder=partial)
+    _, markdown, missing = make_report(partial, readme)
+    assert "Latency per stage" in missing and "Domain questions: coverage and semantic score per task" in missing
+    assert "Latency per stage" not in markdown  # RESULTS.md shows what there is
+    assert readme.read_text() == published
+    done = subprocess.run([sys.executable, "-m", "bench", "report", "--results-dir", str(partial), "--readme",
+                           str(readme)], cwd=REPO, env={**os.environ}, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "left alone" in done.stdout and "Latency per stage" in done.stdout
+    assert readme.read_text() == published
 
 
 def test_report_command_line(tmp_path):
