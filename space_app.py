@@ -17,10 +17,10 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
 from app.__main__ import default_host  # noqa: E402 - after spaces, as ZeroGPU requires
 from app.access import Access  # noqa: E402
-from app.pipeline import Pipeline  # noqa: E402
 from app.ui import build_demo  # noqa: E402
 from fpkg.config import Settings, access_settings  # noqa: E402
 from llm.factory import make_generator  # noqa: E402
+from service.pipeline import Pipeline  # noqa: E402
 
 settings = Settings.from_env()
 pipeline = Pipeline.start(settings)

@@ -18,7 +18,6 @@ import ctypes
 import os
 import signal
 import sys
-import threading
 import time
 from collections.abc import Sequence
 
@@ -98,8 +97,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     limit_malloc_arenas()  # before the server's threads exist
     # Gradio reads this when it is imported: set it first (an explicit setting wins).
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
-    from app.pipeline import Pipeline
     from fpkg.config import Settings
+    from service.pipeline import Pipeline
 
     started = time.perf_counter()
 
@@ -118,7 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def warm_up(pipeline, progress) -> int:
     """Build what a first request would otherwise build: the vector index, the embedder, caches."""
-    from retrieval.diagnose import DiagnosisCase
+    from diagnosis.ranker import DiagnosisCase
 
     progress("building or loading the vector index (about a minute the first time, then cached)")
     pipeline.retriever("vector")
@@ -142,7 +141,7 @@ def serve(pipeline, host: str, port: int, progress) -> None:
     from app import signin
     from app.about import ner_in_use
     from app.access import Access
-    from app.ui import build_demo, vector_ready, warm_vector
+    from app.ui import build_demo
     from fpkg.config import access_settings
 
     access = Access(access_settings(pipeline.settings))
@@ -159,7 +158,7 @@ def serve(pipeline, host: str, port: int, progress) -> None:
     def healthz() -> JSONResponse:
         healthy = pipeline.store.health()
         return JSONResponse({"status": "ok" if healthy else "graph store not answering",
-                             "vector_index": "ready" if vector_ready() else "loading",
+                             "vector_index": "ready" if pipeline.ready("vector") else "loading",
                              "ner": ner_in_use(pipeline)},
                             status_code=200 if healthy else 503)
 
@@ -168,14 +167,7 @@ def serve(pipeline, host: str, port: int, progress) -> None:
                               auth_dependency=None if access.anonymous else access.gradio_user)
     # The vector index loads in the background (seconds from the cache): the page answers at once
     # and a first vector-mode request waits for it.
-    def load_vector_index() -> None:
-        try:
-            warm_vector(pipeline)
-            progress("the vector index is ready")
-        except Exception as e:  # noqa: BLE001 - the first vector request retries and reports it
-            progress(f"the vector index could not be loaded yet: {e}")
-
-    threading.Thread(target=load_vector_index, name="warm-vector", daemon=True).start()
+    pipeline.warm_in_background("vector", progress)
     progress(f"serving on http://{host}:{port} (the vector index is loading in the background)")
     uvicorn.run(app, host=host, port=port, log_level="warning")
 

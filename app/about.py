@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from app.access import Access
-from app.pipeline import Pipeline
 from kg_dump.data_files import UPSTREAM_COMMIT, UPSTREAM_REPO
 from ner.model_choice import choose_model
+from service.pipeline import Pipeline
 
 DISCLAIMER = ("**Disclaimer.** FPKG-RAG is for research and education. It is not a medical device and "
               "must not be used to diagnose, treat or manage any patient. Answers can be wrong or incomplete; "

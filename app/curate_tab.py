@@ -17,7 +17,6 @@ import gradio as gr
 from app.access import Access, allow
 from app.exports import export_folder
 from app.gradio_bind import bind
-from app.pipeline import Pipeline
 from curation.extract import extract
 from curation.facts import Fact
 from curation.layer import checked_pmid, hpo_exclusions
@@ -25,6 +24,7 @@ from fpkg.errors import AccessDenied, InputError, LLMError, OverlayError, StoreE
 from llm.base import GenerationRequest
 from llm.prompts import facts_messages
 from retrieval.intent import LABEL_TO_TYPE
+from service.pipeline import Pipeline
 
 REVIEW_HEADERS = ["accept", "head type", "head", "relation", "tail type", "tail", "sentence"]
 REVIEW_TYPES = ["bool", "str", "str", "str", "str", "str", "str"]

@@ -12,11 +12,11 @@ import gradio as gr
 from app.access import Access, allow
 from app.exports import export_folder
 from app.gradio_bind import bind
-from app.pipeline import Pipeline
-from app.validation import MAX_FIELD_CHARS, clean_text
 from explore.flows import SOURCES, find_root, flows_for
 from explore.sankey import TABLE_HEADERS, sankey_figure, table_rows, write_html
 from fpkg.errors import InputError, StoreError
+from service.pipeline import Pipeline
+from service.validation import MAX_FIELD_CHARS, clean_text
 
 MAX_MIN_COUNT = 1000
 EXAMPLES = ["KDM6A", "CHD7", "Kabuki syndrome 2", "Treacher Collins syndrome 1"]

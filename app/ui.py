@@ -11,7 +11,6 @@ failing graph store or LLM as a short message too, never a stack trace.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable, Iterator
 
@@ -19,9 +18,7 @@ import gradio as gr
 
 from app import about, account_tab, curate_tab, explore_tab, history_tab, ui_examples
 from app.access import Access, allow
-from app.case_parser import SEXES
 from app.gradio_bind import bind
-from app.pipeline import Pipeline, PipelineResult
 from app.ui_examples import FORM_LETTERS
 from app.ui_format import (
     RANKED_HEADERS,
@@ -37,12 +34,14 @@ from app.ui_format import (
     timings,
     triple_rows,
 )
-from app.validation import parse_age
+from diagnosis.confidence import label as confidence_label
+from diagnosis.ranker import DiagnosisCase
 from fpkg.config import access_settings
-from fpkg.errors import InputError, LLMError, StoreError
-from retrieval.confidence import label as confidence_label
-from retrieval.diagnose import DiagnosisCase
+from fpkg.errors import InputError, LLMError, NotReady, StoreError
 from retrieval.retriever import MODES
+from service.case_parser import SEXES
+from service.pipeline import Pipeline, PipelineResult
+from service.validation import parse_age
 
 # Requests handled at once, diagnose and ask together: the work is CPU-bound (or one GPU).
 CONCURRENCY = 2
@@ -50,37 +49,6 @@ MAX_QUEUE = 32
 MODE_LABELS = {"cypher": "Cypher (graph queries)", "vector": "Vector (embeddings)",
                "none": "None (LLM alone, the paper's baseline)"}
 MODE_CHOICES = [(MODE_LABELS.get(mode, mode), mode) for mode in MODES]
-# Vector mode's index loads in seconds from the cache, or is built in minutes on a cold cache:
-# requests wait at most VECTOR_WAIT_S for it instead of hanging behind a build.
-_VECTOR_LOCK = threading.Lock()
-_VECTOR_READY = threading.Event()
-VECTOR_WAIT_S = 60
-
-
-def warm_vector(pipeline: Pipeline, wait_s: float = -1) -> bool:
-    """Load (or build) the vector index; False when another thread is still at it after `wait_s`."""
-    if _VECTOR_READY.is_set():
-        return True
-    if not _VECTOR_LOCK.acquire(timeout=wait_s):
-        return False
-    try:
-        pipeline.retriever("vector")
-        _VECTOR_READY.set()
-    finally:
-        _VECTOR_LOCK.release()
-    return True
-
-
-def vector_ready() -> bool:
-    return _VECTOR_READY.is_set()
-
-
-def available_backends(pipeline: Pipeline) -> list[str]:
-    """The grounded writer always; the configured LLM backend too. Others are not offered: on a
-    public Space anyone could otherwise load a 7B model onto a CPU."""
-    return list(dict.fromkeys(["grounded", pipeline.settings.llm_backend]))
-
-
 def diagnose(pipeline: Pipeline, age: str | float | None, sex: str | None, ethnicity: str, gene: str, variant: str,
              phenotypes: list[str] | None, selective: bool, option_a: str, option_b: str, option_c: str,
              option_d: str, mode: str, backend: str, temperature: float, request: gr.Request = None,
@@ -101,7 +69,7 @@ def diagnose(pipeline: Pipeline, age: str | float | None, sex: str | None, ethni
     case = DiagnosisCase(phenotypes=tuple(phenotypes or ()), gene=gene, variant=variant, age_years=age_years,
                          sex=sex or None, ethnicity=ethnicity, options=options)
     outputs = None
-    for outputs in _run(pipeline, mode, backend, lambda: pipeline.diagnose_stream(
+    for outputs in _run(backend, lambda: pipeline.diagnose_stream(
             case, mode=mode, backend=backend, temperature=float(temperature or 0.0)), with_ranked=True):
         yield outputs
     history_tab.record_on_server(access, request, "diagnose", values, outputs[0] if outputs else "")
@@ -112,24 +80,15 @@ def ask(pipeline: Pipeline, question: str, mode: str, backend: str, temperature:
     """Answer a free question. Yields (answer, notices, triples, cypher, evidence picture, timings)."""
     allow(access, request, "ask")
     outputs = None
-    for outputs in _run(pipeline, mode, backend, lambda: pipeline.ask_stream(
+    for outputs in _run(backend, lambda: pipeline.ask_stream(
             question, mode=mode, backend=backend, temperature=float(temperature or 0.0)), with_ranked=False):
         yield outputs
     history_tab.record_on_server(access, request, "ask", (question, mode, backend, temperature),
                                  outputs[0] if outputs else "")
 
 
-def _run(pipeline: Pipeline, mode: str, backend: str, start: Callable[[], Iterator[PipelineResult]],
-         with_ranked: bool) -> Iterator[tuple]:
-    if backend not in available_backends(pipeline):
-        raise gr.Error(f"The LLM backend {backend!r} is not available here; choose one of "
-                       f"{', '.join(available_backends(pipeline))}.", title="Please fix the input",
-                       print_exception=False)
+def _run(backend: str, start: Callable[[], Iterator[PipelineResult]], with_ranked: bool) -> Iterator[tuple]:
     try:
-        if mode == "vector" and not warm_vector(pipeline, VECTOR_WAIT_S):
-            raise gr.Error("The vector index is still being built (this happens once, on a first start). "
-                           "Try again in a few minutes, or use the Cypher mode.", title="Vector index loading",
-                           print_exception=False)
         tables, picture, extra = None, None, {}
         for result in start():
             if tables is None or result.done:  # retrieval is done before the first piece of the answer
@@ -143,6 +102,8 @@ def _run(pipeline: Pipeline, mode: str, backend: str, start: Callable[[], Iterat
                    *confidence)
     except InputError as e:
         raise gr.Error(str(e), title="Please fix the input", print_exception=False) from e
+    except NotReady as e:
+        raise gr.Error(f"Not ready yet: {e}.", title="Index loading", print_exception=False) from e
     except StoreError as e:
         raise gr.Error(f"The knowledge graph could not answer ({e}). Please try again in a moment.",
                        title="Graph store error") from e
@@ -202,7 +163,7 @@ TEMP_FILES_SWEEP = (3600, 3600)  # (every N seconds, files older than M seconds)
 def build_demo(pipeline: Pipeline, access: Access | None = None) -> gr.Blocks:
     """The app; `access` (who may do what, where history goes) defaults to the settings' one."""
     access = access or Access(access_settings(pipeline.settings))
-    backends = available_backends(pipeline)
+    backends = list(pipeline.backends)
     default_backend = pipeline.settings.llm_backend
     with gr.Blocks(title="FPKG-RAG: facial phenotypes and rare genetic diseases",
                    delete_cache=TEMP_FILES_SWEEP) as demo:

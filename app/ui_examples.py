@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import csv
 
-from app.pipeline import Pipeline
 from fpkg.errors import DataFileError, InputError
 from kg_dump.data_files import PUBLICATION_SET, data_file
 from retrieval.linking import EntityLinker
 from retrieval.options import OPTION_LETTERS
+from service.pipeline import Pipeline
 
 FORM_LETTERS = OPTION_LETTERS[:4]  # the form's option fields, as in the Publication set
 

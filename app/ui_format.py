@@ -11,10 +11,10 @@ import json
 
 from PIL import Image
 
-from app.answers import linked_names
 from app.evidence_plot import evidence_graph, render_png
-from app.pipeline import PipelineResult
-from retrieval.diagnose import WEIGHTS
+from diagnosis.ranker import WEIGHTS
+from service.answers import linked_names
+from service.pipeline import PipelineResult
 
 PUBMED = "https://pubmed.ncbi.nlm.nih.gov/{}/"
 RANKED_HEADERS = ["#", "disease", "score", *WEIGHTS, "option", "id", "evidence"]

@@ -20,10 +20,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from bench.devsets import diseases, gene_diseases
+from diagnosis.ontology import PhenotypeOntology
+from diagnosis.profiles import DiseaseProfiles
 from fpkg.names import fold_name
 from graphstore.store import GraphStore
-from retrieval.ontology import PhenotypeOntology
-from retrieval.profiles import DiseaseProfiles
 
 TOP_N = 10
 

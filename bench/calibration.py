@@ -4,7 +4,7 @@ measure how well it is calibrated on the test cases.
     python -m bench calibrate [--sets lopo,simulated] [--limit N] [--seed S] [--json]
 
 Runs `generalise` on the dev split, fits a logistic regression of "the top answer is right" on the
-features of retrieval/confidence.py, writes retrieval/confidence_model.json, and runs the test
+features of diagnosis/confidence.py, writes diagnosis/confidence_model.json, and runs the test
 split with it: the Brier score, a reliability table (10 bins) and its plot. Each `generalise` run
 reports the same calibration figures for whichever model is in place.
 """
@@ -19,8 +19,8 @@ from typing import Any
 from bench import generalise
 from bench.reliability import calibration, reliability_markdown
 from bench.results import results_dir, variant_name
+from diagnosis.confidence import FEATURES, MODEL_PATH, SHAPES, ConfidenceModel, Logistic
 from fpkg.errors import BenchError
-from retrieval.confidence import FEATURES, MODEL_PATH, SHAPES, ConfidenceModel, Logistic
 
 
 def fit_logistic(rows: list[dict[str, float]], right: list[bool]) -> Logistic:

@@ -97,7 +97,7 @@ class TokenScorer:
     benchmark to seconds on two cores where reading every answer whole took minutes."""
 
     def __init__(self, model: str | None = None, batch_size: int = 64):
-        from retrieval.embedder import load_embedder
+        from retrieval.vector.embedder import load_embedder
 
         self.model = load_embedder(model)
         self.batch_size = batch_size

@@ -19,10 +19,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from diagnosis.ontology import PhenotypeOntology
+from diagnosis.profiles import DiseaseProfiles
 from fpkg.names import fold_name
 from graphstore.store import GraphStore
-from retrieval.ontology import PhenotypeOntology
-from retrieval.profiles import DiseaseProfiles
 
 TIMEOUT_MS = 60_000
 LETTERS = "ABCD"

@@ -132,7 +132,7 @@ METRICS = ("top1_strict", "top1_linked", "top10_strict", "top10_linked")
 
 
 def conflict_counts(items: list[dict[str, Any]], wrong: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
-    """How many answers named a conflict (retrieval/conflicts.py), by kind, and among the wrong ones."""
+    """How many answers named a conflict (diagnosis/conflicts.py), by kind, and among the wrong ones."""
     named = [i for i in items if i.get("conflicts")]
     return {"answers": len(named), "by_kind": dict(sorted(Counter(k for i in named for k in i["conflicts"]).items())),
             "wrong": sum(wrong(i) for i in items), "wrong_with_conflict": sum(wrong(i) for i in named)}

@@ -28,11 +28,11 @@ from bench.diagnosis import conflict_counts, conflicts_line
 from bench.reliability import calibration, reliability_markdown
 from bench.results import variant_name
 from bench.runtime import percentiles, progress
+from diagnosis.confidence import case_shape
+from diagnosis.confidence import features as confidence_features
+from diagnosis.ranker import WEIGHTS, DiagnosisCase, RankedDisease
 from fpkg.errors import BenchError
 from kg_dump.hpo_layer import hpo_release
-from retrieval.confidence import case_shape
-from retrieval.confidence import features as confidence_features
-from retrieval.diagnose import WEIGHTS, DiagnosisCase, RankedDisease
 
 CONDITIONS = {"lopo": ("gene_variant_phenotypes",),
               "simulated": ("gene_phenotypes", "phenotypes_only", "few_phenotypes", "four_options")}
@@ -49,7 +49,7 @@ def build_cases(pipeline, sets: list[str], seed: int = 0) -> tuple[list[DevCase]
         if name == "lopo":
             built = lopo_cases(pipeline.store, stats)
         else:
-            built = simulated_cases(pipeline.store, pipeline.ranker.ontology, pipeline.ranker.profiles,
+            built = simulated_cases(pipeline.store, pipeline.ontology, pipeline.profiles,
                                     seed=seed, stats=stats)
         stats.update(f"{case.condition}_{case.split}" for case in built)
         data[name] = dict(sorted(stats.items()))
@@ -92,7 +92,7 @@ def baseline_position(baseline: PlainBaseline, case: DevCase) -> tuple[int | Non
 
 def run_case(pipeline, baseline: PlainBaseline, case: DevCase) -> dict[str, Any]:
     started = time.perf_counter()
-    diagnosis = pipeline.ranker.rank(DiagnosisCase(phenotypes=case.phenotypes, gene=case.gene, variant=case.variant,
+    diagnosis = pipeline.rank(DiagnosisCase(phenotypes=case.phenotypes, gene=case.gene, variant=case.variant,
                                                    options=case.options), case.exclude_pmids)
     ranker_ms = (time.perf_counter() - started) * 1000
     started = time.perf_counter()
@@ -131,7 +131,7 @@ def cell(key: tuple[str, str, str], items: list[dict[str, Any]]) -> dict[str, An
 def run(pipeline, *, sets: list[str], splits: list[str], limit: int | None = None, seed: int = 0) -> dict[str, Any]:
     cases, data = build_cases(pipeline, sets, seed)
     groups = select(cases, splits, limit)
-    baseline = PlainBaseline.from_store(pipeline.store, pipeline.ranker.ontology, pipeline.ranker.profiles)
+    baseline = PlainBaseline.from_store(pipeline.store, pipeline.ontology, pipeline.profiles)
     order = [(s, c, sp) for s in sets for c in CONDITIONS[s] for sp in splits if (s, c, sp) in groups]
     items: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
     for key in order:
@@ -170,7 +170,7 @@ def summary(result: dict[str, Any]) -> str:
         lines += [row(c, c["omim_truth"]) for c in partial]
     named = [c for c in result["cells"] if c.get("conflicts", {}).get("answers")]
     if named:
-        lines += ["", "Conflicts named (retrieval/conflicts.py):", *(
+        lines += ["", "Conflicts named (diagnosis/conflicts.py):", *(
             f"- {c['set']} {c['condition']} {c['split']}: {conflicts_line(c['conflicts'])}" for c in named)]
     for split, figures in result.get("calibration", {}).items():
         if figures:

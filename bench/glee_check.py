@@ -24,7 +24,7 @@ from fpkg.errors import BenchError
 if TYPE_CHECKING:
     import numpy as np
 
-    from kg_dump.graph import Graph
+    from graphstore.graph import Graph
 
 PAPER_GLEE_MICRO_F1 = 0.78
 
@@ -52,10 +52,10 @@ def connected_part(graph: Graph) -> tuple[list[str], np.ndarray]:
 
 
 def check(graph: Graph, *, dim: int | None = None, upstream: bool = False) -> dict[str, Any]:
-    """`dim`: our GLEE's dimension (default the vector index's, `retrieval.glee.DEFAULT_DIM`)."""
+    """`dim`: our GLEE's dimension (default the vector index's, `retrieval.vector.glee.DEFAULT_DIM`)."""
     import numpy as np
 
-    from retrieval.glee import DEFAULT_DIM, UPSTREAM_DIM, adjacency, glee, normalized_laplacian, upstream_glee
+    from retrieval.vector.glee import DEFAULT_DIM, UPSTREAM_DIM, adjacency, glee, normalized_laplacian, upstream_glee
 
     dim = dim or DEFAULT_DIM
     labels, edges = connected_part(graph)
@@ -95,7 +95,7 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
                                    description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--no-hpo", action="store_true", help="FPKG only (the paper's graph)")
     parser.add_argument("--dim", type=int,
-                        help="our GLEE's dimension (default: the vector index's, retrieval.glee.DEFAULT_DIM)")
+                        help="our GLEE's dimension (default: the vector index's, retrieval.vector.glee.DEFAULT_DIM)")
     parser.add_argument("--upstream", action="store_true", help="also karateclub's variant (slow)")
     parser.set_defaults(handler=handle)
 

@@ -46,7 +46,7 @@ def question_file(settings: Settings, given: Path | None, default: str) -> Path:
 
 def start_pipeline(settings: Settings):
     """The app's pipeline, its start messages on stderr (stdout may carry --json)."""
-    from app.pipeline import Pipeline
+    from service.pipeline import Pipeline
 
     return Pipeline.start(settings, progress=lambda message: print(message, file=sys.stderr))
 

@@ -23,13 +23,13 @@ from pathlib import Path
 from typing import Any
 
 from bench.runtime import percentiles, progress, server_memory_mb
+from diagnosis.profiles import DiseaseProfiles
+from diagnosis.ranker import DiagnosisCase, DiagnosisRanker
 from graphstore.embedded_falkordb import EmbeddedFalkorDB
 from graphstore.falkordb_store import FalkorDBStore
+from graphstore.graph import Graph, Node, Relationship
 from kg_dump.build import LOOKUP_INDEXES, assemble_graph
-from kg_dump.graph import Graph, Node, Relationship
 from retrieval.cypher.mode import CypherRetriever
-from retrieval.diagnose import DiagnosisCase, DiagnosisRanker
-from retrieval.profiles import DiseaseProfiles
 
 ID_STRIDE = 10_000_000
 OFFSET_INTS = ("pmid", "did", "geneId", "gid", "gdid")  # identifiers that must not repeat across copies
@@ -73,7 +73,7 @@ def time_queries(stores: list[tuple[str, Any]], pipeline, cases: list[DiagnosisC
     rankers, profiles_s = {}, {}
     for label, store in stores:  # each graph's own disease profiles, read once as at the app's start
         started = time.perf_counter()
-        rankers[label] = DiagnosisRanker(store, pipeline.linker, pipeline.ranker.ontology,
+        rankers[label] = DiagnosisRanker(store, pipeline.linker, pipeline.ontology,
                                          DiseaseProfiles.from_store(store))
         profiles_s[label] = round(time.perf_counter() - started, 2)
     retrievers = {label: CypherRetriever(store, pipeline.linker) for label, store in stores}

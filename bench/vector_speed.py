@@ -37,7 +37,7 @@ from kg_dump.data_files import DOMAIN_QA, PUBLICATION_SET, data_file
 if TYPE_CHECKING:  # vector mode loads torch and FAISS: imported where it runs
     from graphstore.store import GraphStore
     from retrieval.result import Link
-    from retrieval.vector_index import VectorIndex
+    from retrieval.vector.index import VectorIndex
 
 LINKED_LABELS = {"FacePhenotype": "FACIAL_PHENOTYPE", "Genotype": "GENE", "Disease": "DISEASE"}
 MAX_NGRAM = 8
@@ -77,10 +77,10 @@ def measure(store: GraphStore, index: VectorIndex, questions: list[str], *, answ
     and the per-question refit on the first `refit_questions`, interleaved, with the same links;
     returns the figures as a dict. With `answers`,
     also the share of questions whose kept triples name the answer. `refit_dim`: the refit's GLEE
-    dimension (default upstream's, `retrieval.glee.UPSTREAM_DIM`)."""
-    from retrieval.glee import UPSTREAM_DIM, glee_refit_per_question
-    from retrieval.vector_index import fetch_graph
-    from retrieval.vector_mode import VectorRetriever
+    dimension (default upstream's, `retrieval.vector.glee.UPSTREAM_DIM`)."""
+    from retrieval.vector.glee import UPSTREAM_DIM, glee_refit_per_question
+    from retrieval.vector.index import fetch_graph
+    from retrieval.vector.mode import VectorRetriever
 
     if not questions:
         raise BenchError("vector-speed needs at least one question to time")
@@ -148,7 +148,7 @@ def _compare_embed_rerank(store: GraphStore, index: VectorIndex, questions: list
                           links: list[list[Link]], *, top_k: int, top_n: int) -> dict:
     """Seed 001's re-ranking (MiniLM over each triple's text) against the composed vectors:
     its time, and how many of its top-n triples the composed ranking also keeps."""
-    from retrieval.vector_mode import VectorRetriever
+    from retrieval.vector.mode import VectorRetriever
 
     composed = VectorRetriever(store, index)
     embedded = VectorRetriever(store, index, rerank="embed")
@@ -178,7 +178,7 @@ def run(settings: Settings, *, with_hpo: bool = True, questions: int = 50, refit
         embed_rerank_questions: int = 0, threads: int | None = 1, refit_dim: int | None = None) -> dict:
     from graphstore.store import open_store
     from kg_dump.build import ensure_built
-    from retrieval.vector_index import VectorIndex
+    from retrieval.vector.index import VectorIndex
 
     if questions < 1:
         raise BenchError("--questions must be at least 1")
@@ -264,7 +264,7 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
     parser.add_argument("--questions", type=int, default=50, help="Publication-set (and domain) questions timed")
     parser.add_argument("--refit-questions", type=int, default=5, help="GLEE refits (each takes seconds to minutes)")
     parser.add_argument("--refit-dim", type=int,
-                        help="the refit's GLEE dimension (default: upstream's, retrieval.glee.UPSTREAM_DIM)")
+                        help="the refit's GLEE dimension (default: upstream's, retrieval.vector.glee.UPSTREAM_DIM)")
     parser.add_argument("--embed-rerank-questions", type=int, default=0)
     parser.add_argument("--no-hpo", action="store_true", help="FPKG only (the graph of the paper)")
     parser.add_argument("--threads", type=_threads, default=1, help="torch/BLAS threads during retrieval, or 'none'")

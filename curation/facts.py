@@ -11,15 +11,12 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from fpkg.errors import InputError
+from graphstore import schema
 
 # (head label, relation, tail label): what a curator may add, as FPKG stores it
-CURATED_PATTERNS = (
-    ("Disease", "Exhibit", "FacePhenotype"),
-    ("Genotype", "Cause", "Disease"),
-    ("Genotype", "Affect", "FacePhenotype"),
-)
-KIND_WORDS = {"Disease": "disease", "FacePhenotype": "facial phenotype", "Genotype": "gene"}
-NAME_PROPERTY = {"Disease": "dname", "FacePhenotype": "phenotypeName", "Genotype": "geneName"}
+CURATED_PATTERNS = schema.CURATABLE
+KIND_WORDS = {schema.DISEASE: "disease", schema.PHENOTYPE: "facial phenotype", schema.GENE: "gene"}
+NAME_PROPERTY = {label: schema.NAME_PROPERTIES[label] for label in KIND_WORDS}
 MAX_NAME = 300
 MAX_SENTENCE = 2000
 

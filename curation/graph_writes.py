@@ -12,9 +12,9 @@ from collections import defaultdict
 from curation.facts import CURATED_PATTERNS, KIND_WORDS, NAME_PROPERTY, Fact, checked
 from curation.overlay import Batch
 from fpkg.errors import InputError, StoreError
+from graphstore.schema import CURATED
 from graphstore.store import GraphStore, quote_name
 
-CURATED = "curated"
 MAX_BATCH_FACTS = 500  # one reviewed report gives tens; more is not a review
 _FOUND = "UNWIND $names AS name MATCH (n:{label}) WHERE n.{prop} = name RETURN DISTINCT name"
 # one fact a statement: the first node of each name (names are unique per label in practice)

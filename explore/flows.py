@@ -17,10 +17,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from fpkg.names import short_variant
+from graphstore.schema import SOURCES  # FPKG: counted patients; HPO: annotations; curated: reviewed facts
 from graphstore.store import GraphStore
 from retrieval.result import Link
 
-SOURCES = ("FPKG", "HPO", "curated")  # FPKG: counted patients; HPO: annotations; curated: reviewed facts
 HPO_STEP = "HPO annotation"  # the variants' column for HPO's flows, which name no variant
 CURATED_STEP = "curated fact"  # the same for curated facts
 NO_PHENOTYPE = "no facial phenotype recorded"  # a patient published without one still flows on

@@ -98,6 +98,14 @@ class CypherSyntaxError(FpkgError, ValueError):
     unbalanced brackets)."""
 
 
+class NotReady(FpkgError):
+    """A retrieval mode is still loading its index (a first start builds it): try again shortly."""
+
+
+class EmbeddingStopped(FpkgError):
+    """An embedding that was running when the process began to exit (retrieval/vector/embedder.py)."""
+
+
 # ---- generators ----------------------------------------------------------------------------
 class LLMError(FpkgError):
     """Root of every error raised by a generator."""

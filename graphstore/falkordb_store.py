@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from falkordb.graph import Graph as FGraph
 
     from fpkg.config import Settings
-    from kg_dump.graph import Graph
+    from graphstore.graph import Graph
 
 T = TypeVar("T")
 # The client-side limit is the server's plus this much: a few Cypher functions (a huge

@@ -35,7 +35,7 @@ from graphstore.store import (
 
 if TYPE_CHECKING:
     from fpkg.config import Settings
-    from kg_dump.graph import Graph
+    from graphstore.graph import Graph
 
 T = TypeVar("T")
 INDEX_WAIT_S = 300

@@ -33,7 +33,7 @@ from fpkg.errors import (
 if TYPE_CHECKING:
     from fpkg.config import Settings
 
-from kg_dump.graph import Graph
+from graphstore.graph import Graph
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # Internal properties the store adds to every node / relationship.

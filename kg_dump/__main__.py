@@ -16,8 +16,8 @@ from pathlib import Path
 
 from fpkg.cli import reports_errors
 from fpkg.errors import DataFileError
+from graphstore.graph import Graph
 from kg_dump.dump_reader import read_dump_with_stats
-from kg_dump.graph import Graph
 
 EXIT_OK = 0
 

@@ -12,9 +12,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from fpkg.config import Settings
+from graphstore.graph import Graph
 from kg_dump.data_files import data_file
 from kg_dump.dump_reader import read_dump
-from kg_dump.graph import Graph
 from kg_dump.hpo_layer import default_hpo_dir, load_hpo_layer, release_fingerprint
 from kg_dump.merge import merge_hpo, tag_fpkg_sources
 

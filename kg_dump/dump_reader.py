@@ -22,7 +22,7 @@ from typing import BinaryIO
 import zstandard
 
 from fpkg.errors import CorruptStoreError, DumpError
-from kg_dump.graph import Graph, Node, Relationship
+from graphstore.graph import Graph, Node, Relationship
 from kg_dump.neo4j_records import (
     LABEL_TOKEN_RECORD_SIZE,
     NODE_RECORD_SIZE,

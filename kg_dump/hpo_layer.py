@@ -225,7 +225,7 @@ def _read_disease_annotations(path: Path, facial_ids: set[str], layer: HpoLayer)
             previous = best.get(key)
             best[key] = frequency if previous is None else max(previous, frequency or 0.0)
     # kept with frequency 0 when every report says 0 of n patients (HPO lists them so too); the
-    # differential and yes/no answers leave those out (retrieval/profiles.py, LINK_CHECKS)
+    # differential and yes/no answers leave those out (diagnosis/profiles.py, LINK_CHECKS)
     layer.disease_phenotypes = sorted((d, p, f) for (d, p), f in best.items())
     layer.disease_exclusions = sorted((d, p) for d, p in excluded if d in layer.diseases)
     return names

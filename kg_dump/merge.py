@@ -12,7 +12,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from fpkg.names import fold_name
-from kg_dump.graph import Graph, Node, Relationship
+from graphstore.graph import Graph, Node, Relationship
+from graphstore.schema import AFFECT, CAUSE, EXHIBIT, FPKG, FPKG_AND_HPO, HPO, IS_A
 from kg_dump.hpo_layer import HpoLayer
 
 HPO_ID_OFFSET = 1_000_000  # new nodes and relationships get ids above FPKG's
@@ -33,7 +34,7 @@ def tag_fpkg_sources(graph: Graph) -> None:
     for item in (*graph.nodes, *graph.relationships):
         for key in [k for k in item.properties if "`" in k]:
             item.properties[key.replace("`", "")] = item.properties.pop(key)
-        item.properties["source"] = "FPKG"
+        item.properties["source"] = FPKG
     for node in graph.nodes:
         if "Disease" in node.labels and isinstance(node.properties.get("did"), int):
             node.properties["disease_id"] = f"OMIM:{node.properties['did']}"
@@ -51,7 +52,7 @@ class _Merger:
         return [n for n in self.graph.nodes if label in n.labels]
 
     def add_node(self, label: str, properties: dict) -> Node:
-        node = Node(self.next_node_id, [label], {**properties, "source": "HPO"})
+        node = Node(self.next_node_id, [label], {**properties, "source": HPO})
         self.next_node_id += 1
         self.graph.nodes.append(node)
         self.report.added_nodes[label] += 1
@@ -61,20 +62,20 @@ class _Merger:
         for key, value in extra.items():
             if value not in (None, "", []) and not node.properties.get(key):
                 node.properties[key] = value
-        if node.properties.get("source") != "FPKG+HPO":
-            node.properties["source"] = "FPKG+HPO"
+        if node.properties.get("source") != FPKG_AND_HPO:
+            node.properties["source"] = FPKG_AND_HPO
             self.report.merged[label] += 1
 
     def link(self, start: int, rel_type: str, end: int, properties: dict | None = None) -> None:
         properties = {k: v for k, v in (properties or {}).items() if v is not None}
         existing = self.pairs.get((start, rel_type, end))
         if existing is not None:
-            if existing.properties.get("source") == "FPKG":
+            if existing.properties.get("source") == FPKG:
                 existing.properties.update(properties)
-                existing.properties["source"] = "FPKG+HPO"
+                existing.properties["source"] = FPKG_AND_HPO
                 self.report.merged_relationships[rel_type] += 1
             return
-        rel = Relationship(self.next_rel_id, rel_type, start, end, {**properties, "source": "HPO"})
+        rel = Relationship(self.next_rel_id, rel_type, start, end, {**properties, "source": HPO})
         self.next_rel_id += 1
         self.graph.relationships.append(rel)
         self.pairs[(start, rel_type, end)] = rel
@@ -92,13 +93,13 @@ def merge_hpo(graph: Graph, layer: HpoLayer) -> MergeReport:
     gene_ids = _merge_genes(merger, layer)
     for term in layer.phenotypes:
         for parent in term["parents"]:
-            merger.link(phenotype_ids[term["hpo_id"]], "is_a", phenotype_ids[parent])
+            merger.link(phenotype_ids[term["hpo_id"]], IS_A, phenotype_ids[parent])
     for disease_id, hpo_id, frequency in layer.disease_phenotypes:
-        merger.link(disease_ids[disease_id], "Exhibit", phenotype_ids[hpo_id], {"frequency": frequency})
+        merger.link(disease_ids[disease_id], EXHIBIT, phenotype_ids[hpo_id], {"frequency": frequency})
     for symbol, hpo_id in layer.gene_phenotypes:
-        merger.link(gene_ids[symbol], "Affect", phenotype_ids[hpo_id])
+        merger.link(gene_ids[symbol], AFFECT, phenotype_ids[hpo_id])
     for symbol, disease_id in layer.gene_diseases:
-        merger.link(gene_ids[symbol], "Cause", disease_ids[disease_id])
+        merger.link(gene_ids[symbol], CAUSE, disease_ids[disease_id])
     _mark_exclusions(merger, layer, disease_ids)
     return merger.report
 
@@ -156,7 +157,7 @@ def _merge_diseases(merger: _Merger, layer: HpoLayer) -> dict[str, int]:
                 properties["did"] = int(disease_id[5:])
             node = merger.add_node("Disease", properties)
             by_name[fold_name(name)] = node
-        elif node.properties["source"] == "HPO":  # one disease under an OMIM and an ORPHA id
+        elif node.properties["source"] == HPO:  # one disease under an OMIM and an ORPHA id
             node.properties.setdefault("orpha_id", disease_id)
         else:
             merger.mark_merged(node, "Disease", {"disease_id": disease_id})

@@ -10,15 +10,17 @@ from dataclasses import dataclass
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from fpkg.names import normalise
+from graphstore import schema
 from retrieval.linking import EntityLinker
 from retrieval.result import Link
 
-LABEL_TO_TYPE = {"Disease": "DISEASE", "FacePhenotype": "FACIAL_PHENOTYPE", "Genotype": "GENE"}
+# The labels a question's names are looked up in, in the order a tie between them is settled.
+LABEL_TO_TYPE = {schema.DISEASE: "DISEASE", schema.PHENOTYPE: "FACIAL_PHENOTYPE", schema.GENE: "GENE"}
 # Words and punctuation marks: OMIM's longer names run to a dozen words with commas and parentheses.
 MAX_NAME_TOKENS = 40
 TYPO_MAX_TOKENS = 24  # the longest run of words and punctuation looked up as a misspelt name
 TYPO_MIN_LETTERS = 3  # a word that can hold a typo ("wth", "orl")
-TYPO_LABELS = ("FacePhenotype", "Disease")  # not genes: one edit turns CHD7 into CHD8, another gene
+TYPO_LABELS = (schema.PHENOTYPE, schema.DISEASE)  # not genes: one edit turns CHD7 into CHD8, another gene
 
 # Cue words for what the question asks for, in the vocabulary of the asked-for thing.
 CUES = {

@@ -24,13 +24,14 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 from fpkg.names import fold_name, normalise
 from fpkg.pickles import read_pickle, write_pickle
 from fpkg.variant_keys import variant_keys
+from graphstore import schema
 from graphstore.store import GraphStore
-from retrieval.embedder import embed
 from retrieval.result import Link
+from retrieval.vector.embedder import embed
 
-TYPE_TO_LABEL = {"FACIAL_PHENOTYPE": "FacePhenotype", "GENE": "Genotype", "DISEASE": "Disease",
-                 "MUTATION": "Variation"}
-EMBEDDED_LABELS = ("FacePhenotype",)  # names that vary in wording; diseases and genes use n-grams
+TYPE_TO_LABEL = {"FACIAL_PHENOTYPE": schema.PHENOTYPE, "GENE": schema.GENE, "DISEASE": schema.DISEASE,
+                 "MUTATION": schema.VARIANT}
+EMBEDDED_LABELS = (schema.PHENOTYPE,)  # names that vary in wording; diseases and genes use n-grams
 EMBEDDING_THRESHOLD = 0.78
 FUZZY_THRESHOLD = 0.8  # edit similarity (rapidfuzz ratio / 100) of an n-gram candidate
 PLACEHOLDERS = {"none", "na", "n/a", "null", "-"}  # "synonyms" FPKG stores for none

@@ -5,20 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-# The property that names a node, per label (what a person reads in a triple).
-NAME_PROPERTIES = {
-    "Disease": "dname",
-    "FacePhenotype": "phenotypeName",
-    "Genotype": "geneName",
-    "Variation": "details",
-    "Article": "articleName",
-    "Sample": "sid",
-}
-
-
-def node_name(label: str, properties: dict[str, Any]) -> str:
-    return str(properties.get(NAME_PROPERTIES.get(label, ""), "") or "")
-
 
 @dataclass(frozen=True)
 class Link:

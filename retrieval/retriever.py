@@ -11,6 +11,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
+from retrieval.hold_out import NOTHING_HELD_OUT, HoldOut
 from retrieval.result import Link, RetrievalResult
 
 if TYPE_CHECKING:
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 # mode -> "module:class", imported on first use (vector mode loads torch and FAISS)
 RETRIEVERS: dict[str, str] = {
     "cypher": "retrieval.cypher.mode:CypherRetriever",
-    "vector": "retrieval.vector_mode:VectorRetriever",
+    "vector": "retrieval.vector.mode:VectorRetriever",
     "none": "retrieval.retriever:NoRetriever",
 }
 MODES: tuple[str, ...] = tuple(RETRIEVERS)
@@ -44,8 +45,10 @@ class Retriever(ABC):
         """Evidence for a free question. `links`: its mentions, already resolved (None: the
         retriever finds them itself); `generator`: an LLM the mode may use (text-to-Cypher)."""
 
-    def for_diagnosis(self, question: str, links: Sequence[Link]) -> RetrievalResult | None:
-        """Evidence to add beside the diagnosis ranker's own graph queries (None: nothing)."""
+    def for_diagnosis(self, question: str, links: Sequence[Link],
+                      hold_out: HoldOut = NOTHING_HELD_OUT) -> RetrievalResult | None:
+        """Evidence to add beside the diagnosis ranker's own graph queries (None: nothing), none of
+        it from a held-out paper."""
         return None
 
     def curated_changed(self) -> None:  # noqa: B027 - most modes read the store at each question

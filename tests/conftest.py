@@ -15,9 +15,9 @@ import pytest
 from fpkg.config import Settings
 from graphstore.embedded_falkordb import EmbeddedFalkorDB
 from graphstore.falkordb_store import FalkorDBStore
+from graphstore.graph import Graph
 from graphstore.store import GraphStore
-from kg_dump.graph import Graph
-from tests.app_process import ACCESS_VARIABLES
+from tests.support.app_process import ACCESS_VARIABLES
 
 # The shared data folder beside the checkout, as laid out for CI.
 DEFAULT_DATA_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "fpkg"
@@ -90,7 +90,7 @@ def test_settings(data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> S
 @pytest.fixture(scope="session")
 def pipeline(test_settings: Settings):
     """The real pipeline on the full graph (FPKG + HPO) in its embedded FalkorDB."""
-    from app.pipeline import Pipeline
+    from service.pipeline import Pipeline
 
     started = Pipeline.start(test_settings, progress=lambda message: None)
     yield started
@@ -103,7 +103,7 @@ def graph_baseline(pipeline):
     right before the test: the test runs its hostile cases, then compares with
     `hardening_support.assert_unchanged(pipeline.store, graph_baseline)` (or `unchanged_graph`),
     which names the rows that changed."""
-    from tests.hardening_support import graph_fingerprint
+    from tests.support.hardening_support import graph_fingerprint
 
     return graph_fingerprint(pipeline.store)
 
@@ -128,8 +128,8 @@ def browser() -> Iterator:
 
 @pytest.fixture(scope="session")
 def app_server(test_settings):
-    """The session's `python -m app` subprocess (tests/app_process.py)."""
-    from tests.app_process import start_app
+    """The session's `python -m app` subprocess (tests/support/app_process.py)."""
+    from tests.support.app_process import start_app
 
     return start_app(test_settings)
 
@@ -177,7 +177,7 @@ class Stall:
 
 @pytest.fixture
 def llm_stall(monkeypatch: pytest.MonkeyPatch) -> Iterator[Stall]:
-    """Set `server.behaviour = "slow"` on a tests.openai_server server: it stalls until this test ends."""
+    """Set `server.behaviour = "slow"` on a tests.support.openai_server server: it stalls until this test ends."""
     from tests import openai_server
 
     stall = Stall()

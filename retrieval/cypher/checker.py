@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
 from fpkg.errors import CypherSyntaxError
+from graphstore.schema import NAME_PROPERTIES
 from graphstore.store import Schema
 from retrieval.cypher.guard import Rejection, enforce_limit, first_rejection, guard, union_parts
 from retrieval.cypher.lexer import (
@@ -34,7 +35,6 @@ from retrieval.cypher.lexer import (
 )
 from retrieval.cypher.patterns import NodePattern, PathPattern, match_paths, parse_path
 from retrieval.cypher.rewrites import rewrite_unsupported
-from retrieval.result import NAME_PROPERTIES
 
 DEFAULT_NAME_PROPERTIES: dict[str, str] = NAME_PROPERTIES
 

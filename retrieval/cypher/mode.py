@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from fpkg.errors import LLMError, QueryRejected, StoreError
 from fpkg.names import normalise
+from graphstore.schema import NAME_PROPERTIES
 from graphstore.store import GraphStore
 from llm.base import GenerationRequest, Generator
 from llm.parse import extract_cypher
@@ -24,7 +25,7 @@ from retrieval.cypher.templates import run_template
 from retrieval.intent import detect_intent, find_mentions, nothing_found
 from retrieval.linking import EntityLinker
 from retrieval.question_types import answer_structured
-from retrieval.result import NAME_PROPERTIES, CypherRun, Link, RetrievalResult, Triple
+from retrieval.result import CypherRun, Link, RetrievalResult, Triple
 from retrieval.retriever import Retriever
 
 if TYPE_CHECKING:

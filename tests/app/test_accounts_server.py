@@ -15,7 +15,7 @@ from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 
 from accounts.sessions import COOKIE, SALT
 from accounts.users_file import UsersFile
-from tests.app_process import ARTIFACTS, launch_app, private_cache
+from tests.support.app_process import ARTIFACTS, launch_app, private_cache
 
 pytestmark = [pytest.mark.slow]
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from app.ui_format import RANKED_HEADERS
-from tests.app_process import ARTIFACTS
-from tests.browser_support import evidence_picture_width, field, toast_with, triple_rows, wait_for_answer
+from tests.support.app_process import ARTIFACTS
+from tests.support.browser_support import evidence_picture_width, field, toast_with, triple_rows, wait_for_answer
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from tests.app.test_accounts_server import PASSWORDS, add_users, closed_app_env
-from tests.app_process import ARTIFACTS, launch_app, private_cache
-from tests.browser_support import field, toast_with, wait_for_answer
+from tests.support.app_process import ARTIFACTS, launch_app, private_cache
+from tests.support.browser_support import field, toast_with, wait_for_answer
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.app_process import ARTIFACTS
-from tests.browser_support import field, toast_with
+from tests.support.app_process import ARTIFACTS
+from tests.support.browser_support import field, toast_with
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

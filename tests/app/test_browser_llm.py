@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.app_process import ARTIFACTS, launch_app, private_cache
-from tests.browser_support import evidence_picture_width, field
 from tests.llm.smollm2 import require_smollm2
+from tests.support.app_process import ARTIFACTS, launch_app, private_cache
+from tests.support.browser_support import evidence_picture_width, field
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -4,8 +4,8 @@ the LLM pairs names found in the text, and adds no node and no fact outside the 
 from __future__ import annotations
 
 from app.curate_tab import extract_facts
-from tests.hardening_support import with_endpoint
-from tests.openai_server import running_server
+from tests.support.hardening_support import with_endpoint
+from tests.support.openai_server import running_server
 
 TEXT = ("Crouzon syndrome was suspected before Apert syndrome was ruled out. Proptosis was marked. "
         "FGFR2 was sequenced.")

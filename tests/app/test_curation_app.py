@@ -15,8 +15,8 @@ from gradio_client import Client, handle_file
 
 from app.curate_tab import REVIEW_HEADERS
 from tests.app.test_accounts_server import PASSWORDS, add_users, client, session_cookie
-from tests.app_process import ARTIFACTS, REPO_ROOT, app_environment, launch_app, private_cache
-from tests.browser_support import field, sign_in, toast_with
+from tests.support.app_process import ARTIFACTS, REPO_ROOT, app_environment, launch_app, private_cache
+from tests.support.browser_support import field, sign_in, toast_with
 
 pytestmark = [pytest.mark.slow]
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from app.pipeline import Pipeline, PipelineResult
+from diagnosis.ranker import DiagnosisCase
 from fpkg.errors import StoreError
 from graphstore.embedded_falkordb import RDB_NAME, STATE_NAME, EmbeddedFalkorDB, is_redis_server
 from graphstore.falkordb_store import FalkorDBStore
@@ -28,10 +28,10 @@ from kg_dump.build import manifest_path
 from llm.endpoint import EndpointGenerator
 from llm.factory import clear_cache
 from ner.predict import EntityRecognizer
-from retrieval.diagnose import DiagnosisCase
-from tests.app_process import launch_app, private_cache
-from tests.hardening_support import with_endpoint, with_generator
-from tests.openai_server import running_server
+from service.pipeline import Pipeline, PipelineResult
+from tests.support.app_process import launch_app, private_cache
+from tests.support.hardening_support import with_endpoint, with_generator
+from tests.support.openai_server import running_server
 
 CHARGE = DiagnosisCase(("Wide nasal bridge", "Posteriorly rotated ears", "Chorioretinal coloboma"),
                        gene="CHD7", variant="c.2443-2A>G", age_years=5, sex="female")
@@ -58,8 +58,8 @@ def own_server_pipeline(pipeline, tmp_path_factory):
     shutil.copy(server.rdb_path, folder / RDB_NAME)
     own = EmbeddedFalkorDB(folder).start()
     store = FalkorDBStore(pipeline.store.graph_name, server=own, owns_server=True)
-    started = Pipeline(pipeline.settings, store, pipeline.linker, pipeline.ranker.ontology, pipeline.recognizer,
-                    profiles=pipeline.ranker.profiles)
+    started = Pipeline(pipeline.settings, store, pipeline.linker, pipeline.ontology, pipeline.recognizer,
+                    profiles=pipeline.profiles)
     yield started
     started.close()
 
@@ -133,7 +133,7 @@ def test_llm_endpoint_slower_than_its_timeout(pipeline, llm_stall):
 def through_endpoint(pipeline, behaviour: str = "ok", reply: str | None = None,
                      question: str | None = None) -> PipelineResult:
     """CHARGE diagnosed (or `question` asked) through a loopback OpenAI-compatible server that
-    behaves so (tests/openai_server.py) and replies `reply`."""
+    behaves so (tests/support/openai_server.py) and replies `reply`."""
     with running_server() as server:
         server.behaviour = behaviour
         if reply is not None:
@@ -196,8 +196,8 @@ def test_ner_model_missing_runs_rules_only_with_a_notice(pipeline, tmp_path, mod
     given = str(tmp_path / "no-such-model") if model else None
     recognizer = EntityRecognizer.load(given, gene_vocabulary=pipeline.linker.names("Genotype"))
     assert not recognizer.model_available and "using rules only" in recognizer.notice
-    rules_only = Pipeline(pipeline.settings, pipeline.store, pipeline.linker, pipeline.ranker.ontology, recognizer,
-                          profiles=pipeline.ranker.profiles)
+    rules_only = Pipeline(pipeline.settings, pipeline.store, pipeline.linker, pipeline.ontology, recognizer,
+                          profiles=pipeline.profiles)
     result = rules_only.diagnose_question("A 5 year old girl with a CHD7 mutation, c.2443-2A>G, a wide nasal "
                                           "bridge and chorioretinal coloboma. What disease might she have?")
     assert recognizer.notice in result.notices  # the user is told the model is missing

@@ -12,15 +12,15 @@ from contextlib import suppress
 
 import pytest
 
+from diagnosis.ranker import DiagnosisCase
 from fpkg.errors import QueryRejected
 from llm.factory import clear_cache
 from retrieval.cypher import mode as cypher_mode
 from retrieval.cypher.checker import CheckResult
-from retrieval.diagnose import DiagnosisCase
 from retrieval.intent import detect_intent, find_mentions
-from tests.fake_llm import ScriptedLLM
-from tests.hardening_support import unchanged_graph, with_endpoint, with_generator
-from tests.openai_server import running_server
+from tests.support.fake_llm import ScriptedLLM
+from tests.support.hardening_support import unchanged_graph, with_endpoint, with_generator
+from tests.support.openai_server import running_server
 
 QUESTION = "What facial phenotypes are associated with Crouzon syndrome?"
 # One query is checked and refused. A question a template answers gets no repair round; any other is

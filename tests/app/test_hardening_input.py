@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from app.pipeline import PipelineResult
+from diagnosis.ranker import DiagnosisCase
 from fpkg.errors import InputError
-from retrieval.diagnose import DiagnosisCase
-from tests.hardening_support import unchanged_graph
+from service.pipeline import PipelineResult
+from tests.support.hardening_support import unchanged_graph
 
 CROUZON_Q = "What facial phenotypes are associated with Crouzon syndrome?"
 CHARGE = DiagnosisCase(("Wide nasal bridge", "Posteriorly rotated ears", "Chorioretinal coloboma"),

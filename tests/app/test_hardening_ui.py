@@ -12,8 +12,8 @@ import pytest
 from gradio_client import Client
 from gradio_client.exceptions import AppError
 
-from tests.browser_support import field, toast_with, wait_for_answer
-from tests.hardening_support import unchanged_graph
+from tests.support.browser_support import field, toast_with, wait_for_answer
+from tests.support.hardening_support import unchanged_graph
 
 pytestmark = pytest.mark.slow
 

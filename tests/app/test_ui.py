@@ -9,15 +9,15 @@ import pytest
 
 from app.__main__ import default_host, default_port, limit_malloc_arenas, parse_args
 from app.evidence_plot import MAX_PER_COLUMN, evidence_graph, render_png
-from app.pipeline import PipelineResult
 from app.ui import MODE_CHOICES, ask, available_backends, build_demo, diagnose
 from app.ui_examples import example_label, phenotype_choices, publication_examples
 from app.ui_format import PUBMED, RANKED_HEADERS, ranked_rows, triple_rows
-from app.validation import parse_age
+from diagnosis.ranker import RankedDisease
 from fpkg.errors import InputError, SettingsError
-from retrieval.diagnose import RankedDisease
 from retrieval.result import Link, Triple
 from retrieval.retriever import MODES
+from service.pipeline import PipelineResult
+from service.validation import parse_age
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 CHD7 = dict(age="5", sex="female", ethnicity="Turkish", gene="CHD7", variant="c.2443-2A>G",

@@ -13,10 +13,10 @@ import pytest
 
 from bench.__main__ import main
 from bench.diagnosis import Judge, read_questions
+from diagnosis.ranker import RankedDisease
 from fpkg.errors import BenchError
 from fpkg.names import normalise
-from retrieval.diagnose import RankedDisease
-from tests.paths import REPO_ROOT
+from tests.support.paths import REPO_ROOT
 
 pytestmark = pytest.mark.slow
 REPO = REPO_ROOT

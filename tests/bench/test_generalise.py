@@ -27,12 +27,12 @@ def lopo(pipeline):
 
 @pytest.fixture(scope="module")
 def simulated(pipeline):
-    return simulated_cases(pipeline.store, pipeline.ranker.ontology, pipeline.ranker.profiles, seed=0)
+    return simulated_cases(pipeline.store, pipeline.ontology, pipeline.profiles, seed=0)
 
 
 @pytest.fixture(scope="module")
 def baseline(pipeline):
-    return PlainBaseline.from_store(pipeline.store, pipeline.ranker.ontology, pipeline.ranker.profiles)
+    return PlainBaseline.from_store(pipeline.store, pipeline.ontology, pipeline.profiles)
 
 
 def test_the_split_is_a_fixed_hash_of_the_disease(lopo, simulated):
@@ -72,9 +72,9 @@ def test_lopo_cases_hold_out_their_own_paper(pipeline, lopo):
 
 
 def test_simulated_cases_are_deterministic_with_four_distinct_options(pipeline, simulated):
-    again = simulated_cases(pipeline.store, pipeline.ranker.ontology, pipeline.ranker.profiles, seed=0)
+    again = simulated_cases(pipeline.store, pipeline.ontology, pipeline.profiles, seed=0)
     assert again == simulated
-    other = simulated_cases(pipeline.store, pipeline.ranker.ontology, pipeline.ranker.profiles, seed=1)
+    other = simulated_cases(pipeline.store, pipeline.ontology, pipeline.profiles, seed=1)
     assert [c.phenotype_ids for c in other] != [c.phenotype_ids for c in simulated]
     genes = gene_diseases(pipeline.store)
     conditions = Counter(case.condition for case in simulated)
@@ -95,7 +95,7 @@ def test_simulated_cases_are_deterministic_with_four_distinct_options(pipeline, 
 
 
 def test_the_baseline_ranks_a_disease_first_from_its_own_terms_and_gene(pipeline, baseline):
-    profiles = pipeline.ranker.profiles
+    profiles = pipeline.profiles
     genes = gene_diseases(pipeline.store)
     charge = next(d for d in baseline.nodes if baseline.names[d][0] == "OMIM:214800")
     terms = [a.phenotype for a in profiles.by_disease[charge] if "HPO" in a.source]
@@ -111,7 +111,7 @@ def test_the_baseline_ranks_a_disease_first_from_its_own_terms_and_gene(pipeline
 
 
 def test_the_baseline_answers_options_by_gene_then_similarity_then_elimination(pipeline, baseline):
-    profiles = pipeline.ranker.profiles
+    profiles = pipeline.profiles
     charge = next(d for d in baseline.nodes if baseline.names[d][0] == "OMIM:214800")
     apert = next(d for d in baseline.nodes if baseline.names[d][0] == "OMIM:101200")
     terms = [a.phenotype for a in profiles.by_disease[apert] if "HPO" in a.source]
@@ -156,7 +156,7 @@ def test_the_command_reports_ranker_and_baseline_on_both_splits(capsys, pipeline
 
 
 def test_calibrate_fits_on_dev_and_reports_brier_and_reliability_on_test(capsys, pipeline, tmp_path):
-    from retrieval.confidence import FEATURES, ConfidenceModel
+    from diagnosis.confidence import FEATURES, ConfidenceModel
 
     capsys.readouterr()
     model_path = tmp_path / "model.json"

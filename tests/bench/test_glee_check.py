@@ -9,7 +9,7 @@ import pytest
 from bench import glee_check
 from bench.__main__ import main
 from fpkg.errors import BenchError
-from kg_dump.graph import Graph, Node, Relationship
+from graphstore.graph import Graph, Node, Relationship
 
 
 def test_help_lists_the_options(capsys):

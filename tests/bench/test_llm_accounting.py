@@ -9,8 +9,8 @@ from bench import diagnosis, domain
 from bench.domain import DomainQuestion
 from bench.runtime import PUBLICATION, dataset
 from tests.app.test_hardening_faults import closed_port
-from tests.hardening_support import clear_cache, with_endpoint
-from tests.openai_server import running_server
+from tests.support.hardening_support import clear_cache, with_endpoint
+from tests.support.openai_server import running_server
 
 pytestmark = pytest.mark.slow
 

@@ -9,7 +9,7 @@ import pytest
 from bench import load
 from bench.__main__ import main
 from fpkg.errors import BenchError
-from tests.app_process import app_environment, free_port, private_cache
+from tests.support.app_process import app_environment, free_port, private_cache
 
 
 @pytest.mark.slow

@@ -9,7 +9,7 @@ import pytest
 from bench import scaling
 from bench.__main__ import main
 from bench.perf import start_subprocess
-from kg_dump.graph import Graph, Node, Relationship
+from graphstore.graph import Graph, Node, Relationship
 
 pytestmark = pytest.mark.slow
 

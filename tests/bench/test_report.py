@@ -12,7 +12,7 @@ import pytest
 
 from bench import results
 from bench.report import END, START, make_report, replace_section
-from tests.paths import REPO_ROOT
+from tests.support.paths import REPO_ROOT
 
 REPO = REPO_ROOT
 README = f"# Project\n\nIntro.\n\n## Results\n\n{START}\nold numbers\n{END}\n\n## Licence\n\nMIT\n"

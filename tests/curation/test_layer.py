@@ -13,7 +13,7 @@ from curation.graph_writes import CURATED
 from curation.layer import CuratedLayer
 from curation.overlay import Overlay
 from fpkg.errors import InputError
-from kg_dump.graph import Graph, Node, Relationship
+from graphstore.graph import Graph, Node, Relationship
 
 EXHIBIT = Fact("Disease", "Noonan syndrome", "Exhibit", "FacePhenotype", "Hypertelorism", "She had hypertelorism.")
 CAUSE = Fact("Genotype", "PTPN11", "Cause", "Disease", "Noonan syndrome", "A PTPN11 variant was found.")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from curation.facts import Fact
 from curation.layer import CuratedLayer
 from explore.flows import CURATED_STEP, NO_PHENOTYPE, disease_flows, gene_flows
-from kg_dump.graph import Graph, Node, Relationship
+from graphstore.graph import Graph, Node, Relationship
 
 
 def graph() -> Graph:

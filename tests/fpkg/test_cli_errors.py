@@ -13,7 +13,7 @@ from fpkg.config import Settings
 from fpkg.errors import EXIT_FAILURE, EXIT_USER_ERROR, FpkgError, LLMConfigError, SettingsError
 from graphstore.store import open_store
 from llm.factory import check_backend
-from tests.paths import REPO_ROOT
+from tests.support.paths import REPO_ROOT
 
 
 def test_reading_the_settings_never_fails_on_a_part_not_used(tmp_path):

@@ -20,8 +20,8 @@ from redis.retry import Retry
 from fpkg.errors import GraphNotLoaded, StoreUnavailable
 from graphstore.embedded_falkordb import RDB_NAME, EmbeddedFalkorDB
 from graphstore.falkordb_store import FalkorDBStore
-from kg_dump.graph import Graph, Node, Relationship
-from tests.paths import REPO_ROOT
+from graphstore.graph import Graph, Node, Relationship
+from tests.support.paths import REPO_ROOT
 
 
 def chain_graph(n_nodes: int, rels_per_node: int) -> Graph:

@@ -6,9 +6,9 @@ import shutil
 
 import pytest
 
+from diagnosis.profiles import ANNOTATIONS
 from graphstore.startup_reads import StartupReads
 from retrieval.linking import EntityLinker, aliases_from_store
-from retrieval.profiles import ANNOTATIONS
 
 GENES = "MATCH (g:Genotype) RETURN g.nid AS id, g.geneName AS name ORDER BY id LIMIT 5"
 

@@ -7,8 +7,8 @@ import pytest
 from fpkg.config import Settings
 from fpkg.errors import GraphNotLoaded, LoadError, QueryRejected, QueryTimeout, SettingsError
 from graphstore.falkordb_store import FalkorDBStore
+from graphstore.graph import Graph, Node, Relationship
 from graphstore.store import GraphStore, open_store
-from kg_dump.graph import Graph, Node, Relationship
 
 
 def small_graph() -> Graph:

@@ -25,7 +25,7 @@ from huggingface_hub import SpaceCard
 
 from hf_card.space_card import APP_FILE, APP_PORT, MAX_SHORT_DESCRIPTION, SDKS, files_named, space_card
 from hf_card.space_cli import main as space_main
-from tests.paths import REPO_ROOT
+from tests.support.paths import REPO_ROOT
 
 REPO_ROOT = REPO_ROOT
 DOCKERFILE = REPO_ROOT / "Dockerfile"

@@ -17,11 +17,11 @@ import pytest
 import zstandard
 
 from fpkg.errors import CorruptStoreError, DumpError
+from graphstore.graph import Graph
 from kg_dump import neo4j_values as nv
 from kg_dump.dump_reader import DumpStats, read_dump, read_dump_with_stats
-from kg_dump.graph import Graph
 from kg_dump.neo4j_records import DynamicStore, node_label_ids
-from tests.paths import REPO_ROOT
+from tests.support.paths import REPO_ROOT
 
 REPO_ROOT = REPO_ROOT
 MASK64 = (1 << 64) - 1

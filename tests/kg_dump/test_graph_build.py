@@ -13,7 +13,7 @@ import pytest
 from fpkg.errors import DataFileError, HpoError
 from kg_dump.build import LOOKUP_INDEXES, build, ensure_built
 from kg_dump.data_files import data_file
-from tests.paths import REPO_ROOT
+from tests.support.paths import REPO_ROOT
 
 FPKG_LABELS = {"FacePhenotype": 2623, "Variation": 1242, "Sample": 1147, "Article": 509, "Genotype": 397,
                "Disease": 225}

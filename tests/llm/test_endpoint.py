@@ -10,7 +10,7 @@ from fpkg.config import Settings
 from fpkg.errors import LLMBadResponse, LLMConfigError, LLMHTTPError, LLMTimeout, LLMUnavailable, SettingsError
 from llm.base import GenerationRequest
 from llm.endpoint import EndpointGenerator, normalize_base_url
-from tests.openai_server import REPLY, running_server
+from tests.support.openai_server import REPLY, running_server
 
 API_KEY = "sk-test-SECRET-4242"
 REQUEST = GenerationRequest([{"role": "user", "content": "PTPN11, hypertelorism. Diagnosis?"}], seed=7)

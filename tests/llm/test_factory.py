@@ -13,7 +13,7 @@ from fpkg.errors import LLMConfigError
 from llm import factory
 from llm.base import GenerationRequest, Generator
 from llm.endpoint import EndpointGenerator
-from tests.paths import REPO_ROOT
+from tests.support.paths import REPO_ROOT
 
 
 def settings(**kwargs) -> Settings:

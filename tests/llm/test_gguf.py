@@ -82,7 +82,7 @@ def test_a_missing_or_unreadable_file_is_a_clear_error(tmp_path, content, says):
 
 
 def test_the_pipeline_answers_with_the_real_model(pipeline):
-    from tests.hardening_support import with_generator
+    from tests.support.hardening_support import with_generator
 
     local = with_generator(pipeline, GgufGenerator(replace(pipeline.settings, llm_model=str(require_smollm2()))))
     asked = local.ask("What facial phenotypes are associated with Crouzon syndrome?", backend="local")

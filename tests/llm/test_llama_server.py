@@ -11,8 +11,8 @@ import time
 import pytest
 import requests
 
-from tests.hardening_support import clear_cache, with_endpoint
 from tests.llm.smollm2 import require_smollm2
+from tests.support.hardening_support import clear_cache, with_endpoint
 
 pytestmark = pytest.mark.slow
 START_TIMEOUT_S = 120

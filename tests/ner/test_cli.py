@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from ner.__main__ import main
-from tests.paths import TEST_DATA
+from tests.support.paths import TEST_DATA
 
 FREETEXT = TEST_DATA / "ner_freetext.conll"
 

@@ -7,7 +7,7 @@ import pytest
 from fpkg.errors import CorpusError, LabelError
 from ner.corpus import corpus_path, read_conll
 from ner.labels import ENTITY_TYPES, LABELS, resolve_id2label, tag_spans
-from tests.paths import TEST_DATA
+from tests.support.paths import TEST_DATA
 
 FREETEXT = TEST_DATA / "ner_freetext.conll"
 

@@ -15,7 +15,7 @@ from ner.corpus import read_conll
 from ner.evaluate import format_scores, span_scores
 from ner.predict import EntityRecognizer
 from ner.vocabulary import hpo_gene_symbols
-from tests.paths import REPO_ROOT
+from tests.support.paths import REPO_ROOT
 
 ROOT = REPO_ROOT
 FREETEXT = ROOT / "tests" / "data" / "ner_freetext.conll"

@@ -53,7 +53,7 @@ def test_a_free_text_case_keeps_absent_findings_apart(pipeline):
 
 
 def test_no_before_a_form_entry_makes_it_an_absent_finding(pipeline):
-    from retrieval.diagnose import DiagnosisCase
+    from diagnosis.ranker import DiagnosisCase
 
     result = pipeline.diagnose(DiagnosisCase(phenotypes=("Chorioretinal coloboma", "no Ptosis"), gene="CHD7"))
     assert result.case.excluded == ("Ptosis",) and result.case.phenotypes == ("Chorioretinal coloboma",)

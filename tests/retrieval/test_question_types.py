@@ -96,6 +96,6 @@ def test_a_feature_seen_in_no_reported_patient_is_neither_a_yes_nor_used_by_the_
         "ORDER BY d.nid, p.nid LIMIT 1")
     assert rows, "HPO has annotations seen in 0 of n patients"
     row = rows[0]
-    assert row["phenotype"] not in {a.phenotype for a in pipeline.ranker.profiles.by_disease[row["disease"]]}
+    assert row["phenotype"] not in {a.phenotype for a in pipeline.profiles.by_disease[row["disease"]]}
     result = ask(pipeline, f"Is {row['feature'].lower()} seen in {row['name']}?")
     assert result.answer.startswith("Not recorded")

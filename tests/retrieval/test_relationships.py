@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from retrieval.relationships import Relationships, pmid_list
+from retrieval.vector.relationships import Relationships, pmid_list
 
 ROWS = [{"s": 10, "t": "Exhibit", "e": 20, "src": "HPO", "pmid": None},
         {"s": 10, "t": "Exhibit", "e": 20, "src": "FPKG", "pmid": "111;112"},

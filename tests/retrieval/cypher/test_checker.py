@@ -13,8 +13,8 @@ from collections import Counter
 import pytest
 
 from fpkg.errors import CypherSyntaxError, StoreError
+from graphstore.graph import Graph, Node, Relationship
 from graphstore.store import Schema
-from kg_dump.graph import Graph, Node, Relationship
 from retrieval.cypher.checker import DEFAULT_NAME_PROPERTIES, CheckResult, check_cypher
 from retrieval.cypher.guard import REASONS
 from retrieval.cypher.lexer import (
@@ -30,7 +30,7 @@ from retrieval.cypher.lexer import (
     string_value,
     tokenize,
 )
-from tests.paths import TEST_DATA
+from tests.support.paths import TEST_DATA
 
 CORPUS = json.loads((TEST_DATA / "hostile_cypher.json").read_text(encoding="utf-8"))
 CASES = CORPUS["cases"]

@@ -6,8 +6,8 @@ import pytest
 
 from fpkg.errors import LLMError
 from retrieval.intent import detect_intent, find_mentions
-from tests.fake_llm import ScriptedLLM
-from tests.hardening_support import assert_unchanged, graph_fingerprint
+from tests.support.fake_llm import ScriptedLLM
+from tests.support.hardening_support import assert_unchanged, graph_fingerprint
 
 
 @pytest.mark.parametrize("question, intent, expected_tail", [

@@ -1,0 +1,100 @@
+"""The graph queries behind a differential diagnosis, gathered into one evidence object.
+
+Every query is parameterised and recorded (the UI shows what ran). Phenotype annotations come
+from the profiles read at start (`diagnosis.profiles`), not from a query per case."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from diagnosis.profiles import DiseaseProfiles
+from graphstore.store import GraphStore
+from retrieval.result import CypherRun, Triple
+
+TIMEOUT_MS = 3000
+
+GENE_DISEASES = ("MATCH (g:Genotype)-[r:Cause]->(d:Disease) WHERE g.nid = $gene "
+                 "RETURN d.nid AS disease, r.source AS source")
+VARIANT_DISEASES = ("MATCH (g:Genotype)<-[:Have]-(v:Variation)-[:Cause]->(d:Disease) WHERE g.nid = $gene "
+                    "RETURN d.nid AS disease, v.nid AS variation, v.pmid AS pmid")
+CASES = ("MATCH (g:Genotype)<-[:Have]-(v:Variation)<-[:with_Var]-(s:Sample) WHERE g.nid = $gene "
+         "MATCH (v)-[:Cause]->(d:Disease) OPTIONAL MATCH (s)-[:From]->(a:Article) "
+         "RETURN d.nid AS disease, s.nid AS sample, coalesce(a.pmid, v.pmid) AS pmid")
+DISEASES = "MATCH (d:Disease) WHERE d.nid IN $diseases RETURN d.nid AS id, d.dname AS name, d.disease_id AS did"
+
+
+@dataclass
+class DiagnosisEvidence:
+    diseases: dict[int, dict] = field(default_factory=dict)  # id → {name, disease_id}
+    gene_sources: dict[int, set[str]] = field(default_factory=lambda: defaultdict(set))
+    variant_diseases: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
+    case_diseases: Counter = field(default_factory=Counter)
+    case_total: int = 0
+    profiles: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
+    profile_rows: list[dict] = field(default_factory=list)
+    gene: tuple[int, str] | None = None
+    runs: list[CypherRun] = field(default_factory=list)
+
+    def triples_for(self, ranked, patient_terms: set[int] | None = None) -> list[Triple]:
+        """The graph facts behind the ranked diseases (gene links, then shared phenotypes)."""
+        wanted = {r.node_id for r in ranked if r.node_id is not None}
+        triples: list[Triple] = []
+        if self.gene:
+            gene_id, gene_name = self.gene
+            for disease in sorted(wanted & set(self.gene_sources)):
+                source = "+".join(sorted(self.gene_sources[disease]))
+                triples.append(Triple(gene_name, "Cause", self.diseases[disease]["name"], gene_id, disease,
+                                      "Genotype", "Disease", source,
+                                      tuple(sorted(self.variant_diseases.get(disease, ())))))
+        for row in self.profile_rows:
+            if row["disease"] in wanted:
+                triples.append(Triple(self.diseases[row["disease"]]["name"], "Exhibit", row["name"],
+                                      row["disease"], row["phenotype"], "Disease", "FacePhenotype",
+                                      row.get("source") or "", (row["pmid"],) if row.get("pmid") else ()))
+        return triples
+
+
+def gather_evidence(store: GraphStore, profiles: DiseaseProfiles, *, gene_id: int | None,
+                    variant_ids: list[int], phenotype_ids: list[int], extra_diseases: list[int],
+                    phenotype_candidates: list[int], exclude_pmids: frozenset[int]) -> DiagnosisEvidence:
+    """`phenotype_candidates`: the diseases whose profiles best match the patient's phenotypes
+    (held-out papers' annotations left out), added to the gene's."""
+    evidence = DiagnosisEvidence()
+
+    def run(cypher: str, params: dict, origin: str) -> list[dict]:
+        rows = store.query(cypher, params, timeout_ms=TIMEOUT_MS)
+        evidence.runs.append(CypherRun(cypher, params, origin=f"diagnosis:{origin}", rows=len(rows)))
+        return rows
+
+    if gene_id is not None:
+        for row in run(GENE_DISEASES, {"gene": gene_id}, "gene_diseases"):
+            evidence.gene_sources[row["disease"]].add(row["source"] or "HPO")
+        for row in run(VARIANT_DISEASES, {"gene": gene_id}, "variant_diseases"):
+            if row["pmid"] in exclude_pmids:
+                continue
+            evidence.gene_sources[row["disease"]].add("FPKG variant")
+            if row["variation"] in variant_ids:
+                evidence.variant_diseases[row["disease"]].add(row["pmid"])
+        samples = {}
+        for row in run(CASES, {"gene": gene_id}, "cases"):
+            if row["pmid"] not in exclude_pmids:
+                samples.setdefault(row["sample"], row["disease"])
+        evidence.case_diseases = Counter(samples.values())
+        evidence.case_total = len(samples)
+    candidates = (set(evidence.gene_sources) | set(evidence.case_diseases) | set(extra_diseases)
+                  | set(phenotype_candidates))
+    if not candidates:
+        return evidence
+    ids = sorted(candidates)
+    wanted = set(phenotype_ids)
+    for disease in ids:
+        for annotation in profiles.annotations(disease, exclude_pmids):
+            evidence.profiles[disease].add(annotation.phenotype)
+            if annotation.phenotype in wanted:
+                evidence.profile_rows.append({
+                    "disease": disease, "phenotype": annotation.phenotype, "pmid": annotation.pmid,
+                    "name": profiles.phenotype_names.get(annotation.phenotype, ""), "source": annotation.source})
+    for row in run(DISEASES, {"diseases": ids}, "diseases"):
+        evidence.diseases[row["id"]] = {"name": row["name"], "disease_id": row["did"]}
+    return evidence

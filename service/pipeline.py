@@ -1,0 +1,363 @@
+"""The service the app and the benchmarks share: `diagnose` a case and `ask` a question.
+
+Each returns a `PipelineResult` (the answer, the ranked differential, the triples, the
+Cypher that ran, the links and timings); the `*_stream` forms yield it as the answer grows.
+Each request is validated once here (mode, backend, fields); the pipeline owns the retrieval
+modes' readiness (a mode's index loads once, in the background or at its first request) and
+makes the hold-out rule once per request for the ranker and the retrieval mode.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from curation.layer import CuratedLayer
+from curation.overlay import OVERLAY_FILE, Overlay
+from diagnosis.conflicts import CHECKED_DISEASES, Conflict, against_exclusions
+from diagnosis.ontology import PhenotypeOntology
+from diagnosis.profiles import DiseaseProfiles
+from diagnosis.ranker import Diagnosis, DiagnosisCase, DiagnosisRanker, RankedDisease
+from fpkg.config import Settings, access_settings
+from fpkg.errors import LLMError, NotReady
+from graphstore.startup_reads import StartupReads
+from graphstore.store import GraphStore, open_store
+from kg_dump.build import BuildReport, ensure_built, manifest_path
+from llm.base import GenerationRequest, Generator
+from llm.factory import check_backend, make_generator
+from llm.grounded import GroundedWriter
+from llm.prompts import EVIDENCE_CHARS, ask_messages, rag_diagnosis_messages, vanilla_diagnosis_messages
+from ner.recognizer import Recognizer
+from retrieval.hold_out import HoldOut
+from retrieval.linking import EntityLinker
+from retrieval.result import CypherRun, Link, RetrievalResult, Triple
+from retrieval.retriever import MODES, Retriever, retriever_class
+from service.answers import diagnosis_evidence, facts_evidence, readings, reply_to_prediction, unsupported_names
+from service.case_parser import parse_case
+from service.validation import (
+    validate_backend,
+    validate_case,
+    validate_mode,
+    validate_question,
+    validate_temperature,
+)
+
+DIAGNOSIS_REPLY_TOKENS = 160
+# A request waits at most this long for a mode whose index is still loading (vector mode's loads in
+# seconds from the cache, or is built in minutes on a cold cache), then is told to try again.
+MODE_WAIT_S = 60
+ANSWER_REPLY_TOKENS = 384
+NOTHING_TO_ANSWER = ("Nothing to answer with: mode 'none' uses no graph retrieval, and no LLM is configured "
+                     "(LLM_BACKEND=grounded). Choose the Cypher or vector mode, or configure an LLM backend.")
+
+
+@dataclass
+class PipelineResult:
+    kind: str  # diagnosis or ask
+    mode: str
+    backend: str
+    answer: str = ""
+    ranked: list[RankedDisease] = field(default_factory=list)
+    predicted: RankedDisease | None = None  # the answer's disease (an LLM's reply parsed back)
+    triples: list[Triple] = field(default_factory=list)
+    cypher: list[CypherRun] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    notices: list[str] = field(default_factory=list)
+    selective: bool = False
+    confidence: float | None = None  # that the graph's top-ranked answer is right
+    conflicts: list[Conflict] = field(default_factory=list)  # facts behind the answer that disagree
+    llm_failed: str | None = None  # why the LLM gave no usable answer (the grounded one is shown)
+    llm_query: str | None = None  # what became of the LLM's Cypher query (RetrievalResult.llm_query)
+    case: DiagnosisCase | None = None
+    done: bool = False
+
+    def predictions(self) -> list[RankedDisease]:
+        """The answer first, then the rest of the ranking."""
+        first = [self.predicted] if self.predicted else []
+        return first + [r for r in self.ranked if r is not self.predicted]
+
+
+def overlay_path(settings: Settings) -> Path:
+    """The curated overlay lives with the users' state, not in the cache (which may be wiped)."""
+    return access_settings(settings).state_dir / OVERLAY_FILE
+
+
+class Pipeline:
+    evidence_chars = EVIDENCE_CHARS  # how much evidence an LLM is given (bench context-size varies it)
+
+    def __init__(self, settings: Settings, store: GraphStore, linker: EntityLinker,
+                 ontology: PhenotypeOntology, recognizer: Recognizer, build_report: BuildReport | None = None,
+                 profiles: DiseaseProfiles | None = None, startup_reads: GraphStore | None = None,
+                 curated: CuratedLayer | None = None):
+        self.settings, self.store, self.linker, self.recognizer = settings, store, linker, recognizer
+        # a pipeline made in code without one: the overlay of the settings, not replayed
+        self.curated = curated or CuratedLayer(store, Overlay(overlay_path(settings)))
+        self.curated.listeners.append(self.curated_changed)
+        self.build_report = build_report
+        self.ranker = DiagnosisRanker(store, linker, ontology, profiles, startup_reads=startup_reads)
+        self.ontology, self.profiles = ontology, self.ranker.profiles
+        # the grounded writer always, and the configured LLM backend: on a public Space anyone could
+        # otherwise load a 7B model onto a CPU
+        self.backends = tuple(dict.fromkeys(["grounded", settings.llm_backend]))
+        self._retrievers: dict[str, Retriever] = {}
+        # one lock per mode: a first vector request builds its index for a minute without
+        # holding up Cypher requests, and two racing requests build it once
+        self._retriever_locks = {mode: threading.Lock() for mode in MODES}
+
+    @classmethod
+    def start(cls, settings: Settings, progress: Callable[[str], None] = print) -> Pipeline:
+        """Open the store, build the graph if it is not there yet, load the indexes."""
+        from ner.model_choice import choose_model
+        from ner.predict import EntityRecognizer
+
+        started = time.perf_counter()
+        check_backend(settings)  # a misconfigured LLM is reported now, not at the first request
+        progress(f"opening the {settings.graph_backend} graph store")
+        store = open_store(settings)
+        progress("checking the graph (a first start builds it from the FPKG dump and HPO)")
+        curated = CuratedLayer.set_aside(store, overlay_path(settings))  # the build is compared without it
+        report = ensure_built(store, settings, with_hpo=settings.with_hpo)
+        curated.put_back()
+        progress(curated.problem or f"curated facts: {curated.replayed.relationships} from "
+                                    f"{curated.replayed.batches} batches")
+        progress("loading the entity linker, the phenotype ontology and the diseases' phenotypes")
+        reads = StartupReads.for_manifest(store, manifest_path(settings), settings.cache_dir,
+                                          layer=curated.overlay.digest())
+        linker = EntityLinker.from_store(reads, settings.cache_dir)
+        ontology = PhenotypeOntology.from_store(reads)
+        profiles = DiseaseProfiles.from_store(reads)
+        ner = choose_model(settings)
+        progress(f"loading the NER model: {ner.model or 'none, rules only'} ({ner.reason})")
+        recognizer = EntityRecognizer.load(ner.model, gene_vocabulary=linker.names("Genotype"), revision=ner.revision)
+        pipeline = cls(settings, store, linker, ontology, recognizer, report, profiles, reads, curated)
+        reads.save()
+        progress(f"ready in {time.perf_counter() - started:.1f} s")
+        return pipeline
+
+    def retriever(self, mode: str, wait_s: float = -1) -> Retriever:
+        """The retriever for `mode`, created on first use, once even when requests race (vector
+        mode's node vectors take about a minute the first time, then come from the cache).
+        `wait_s`: how long to wait for another thread that is creating it (-1: as long as it takes)."""
+        return self._retriever(validate_mode(mode), wait_s)
+
+    def _retriever(self, mode: str, wait_s: float = MODE_WAIT_S) -> Retriever:
+        if mode in self._retrievers:
+            return self._retrievers[mode]
+        if not self._retriever_locks[mode].acquire(timeout=wait_s):
+            raise NotReady(f"the {mode} mode's index is still being built (this happens once, on a first "
+                           "start); try again in a few minutes, or use the Cypher mode")
+        try:
+            if mode not in self._retrievers:
+                self._retrievers[mode] = retriever_class(mode).create(self.store, self.linker, self.settings)
+        finally:
+            self._retriever_locks[mode].release()
+        return self._retrievers[mode]
+
+    def ready(self, mode: str) -> bool:
+        """Whether `mode` answers at once (its index is loaded)."""
+        return mode in self._retrievers
+
+    def warm_in_background(self, mode: str, progress: Callable[[str], None] = print) -> threading.Thread:
+        """Load `mode`'s index in a thread of its own: the app answers at once, and a first request in
+        that mode waits for it (at most MODE_WAIT_S)."""
+        def load() -> None:
+            try:
+                self.retriever(mode)
+                progress(f"the {mode} index is ready")
+            except Exception as e:  # noqa: BLE001 - the first request in this mode retries and reports it
+                progress(f"the {mode} mode could not be loaded yet: {e}")
+
+        thread = threading.Thread(target=load, name=f"warm-{mode}", daemon=True)
+        thread.start()
+        return thread
+
+    def curated_changed(self) -> None:
+        """After a merge, undo or import: retrievers holding a copy of the graph take the change in."""
+        for retriever in list(self._retrievers.values()):
+            retriever.curated_changed()
+
+    def generator(self, backend: str | None) -> Generator:
+        return make_generator(self.settings, validate_backend(backend or self.settings.llm_backend, self.backends))
+
+    # ---- diagnosis ---------------------------------------------------------------------
+    def parse_question(self, question: str) -> tuple[DiagnosisCase, list[str]]:
+        question = validate_question(question)  # the cleaned text: no control or zero-width characters
+        case, notices = parse_case(question, self.recognizer, self.linker)
+        if self.recognizer.notice:  # e.g. the NER model is missing: rules only
+            notices.append(self.recognizer.notice)
+        return case, notices
+
+    def diagnose_question(self, question: str, **options) -> PipelineResult:
+        question = validate_question(question)
+        started = time.perf_counter()
+        case, notices = self.parse_question(question)
+        parsed_ms = round((time.perf_counter() - started) * 1000, 2)
+        result = self.diagnose(case, question=question, **options)
+        result.notices[:0] = notices
+        result.timings_ms = {"ner": parsed_ms, **result.timings_ms}  # the question's parse: NER and rules
+        return result
+
+    def diagnose(self, case: DiagnosisCase, **options) -> PipelineResult:
+        return _last(self.diagnose_stream(case, **options))
+
+    def diagnose_stream(self, case: DiagnosisCase, *, mode: str = "cypher", backend: str | None = None,
+                        temperature: float = 0.0, seed: int = 0, exclude_pmids: frozenset[int] = frozenset(),
+                        question: str | None = None) -> Iterator[PipelineResult]:
+        case, mode = validate_case(case), validate_mode(mode)
+        temperature = validate_temperature(temperature)
+        generator = self.generator(backend)
+        retriever = self._retriever(mode)
+        result = PipelineResult("diagnosis", mode, generator.name, selective=bool(case.options), case=case)
+        question = question or describe_case(case)
+        if not retriever.uses_graph:
+            yield from self._answer(result, generator, vanilla_diagnosis_messages(question, case.options),
+                                    None, temperature, seed, case.options)
+            return
+        hold_out = HoldOut.of(self.store, exclude_pmids)
+        diagnosis = self.ranker.rank(case, hold_out)
+        result.ranked, result.links, result.cypher = diagnosis.ranked, diagnosis.links, diagnosis.cypher
+        result.conflicts = diagnosis.conflicts
+        conflicting = [t for conflict in diagnosis.conflicts for t in conflict.triples]
+        result.triples = conflicting + list(diagnosis.triples)  # both sides of a disagreement, first
+        result.notices = [*readings(diagnosis.links), *diagnosis.notices]
+        result.confidence = diagnosis.confidence
+        result.timings_ms.update(diagnosis.timings_ms)
+        extra: list[Triple] = []
+        retrieved = retriever.for_diagnosis(question, [lk for lk in diagnosis.links if lk.node_id], hold_out)
+        if retrieved is not None:
+            extra = retrieved.triples
+            result.triples = _unique(extra + result.triples)
+            result.notices += retrieved.notices
+            result.timings_ms[f"{mode}_retrieval"] = retrieved.timings_ms.get("total", 0.0)
+        messages = rag_diagnosis_messages(question, diagnosis_evidence(diagnosis, extra), case.options,
+                                          self.evidence_chars)
+        yield from self._answer(result, generator, messages, diagnosis, temperature, seed, case.options)
+
+    def rank(self, case: DiagnosisCase, exclude_pmids: frozenset[int] = frozenset()) -> Diagnosis:
+        """The ranked differential alone, without a retrieval mode or a writer (the generalisation
+        benchmark scores it over thousands of cases)."""
+        return self.ranker.rank(case, HoldOut.of(self.store, exclude_pmids))
+
+    # ---- free questions ----------------------------------------------------------------
+    def ask(self, question: str, **options) -> PipelineResult:
+        return _last(self.ask_stream(question, **options))
+
+    def ask_stream(self, question: str, *, mode: str = "cypher", backend: str | None = None,
+                   temperature: float = 0.0, seed: int = 0) -> Iterator[PipelineResult]:
+        question, mode = validate_question(question), validate_mode(mode)
+        temperature = validate_temperature(temperature)
+        generator = self.generator(backend)
+        retriever = self._retriever(mode)
+        result = PipelineResult("ask", mode, generator.name)
+        if not retriever.uses_graph:
+            yield from self._answer(result, generator, [{"role": "user", "content": question}], None,
+                                    temperature, seed, None)
+            return
+        retrieved = retriever.retrieve(question, generator=generator)
+        if "total" in retrieved.timings_ms:
+            retrieved.timings_ms[f"{mode}_retrieval"] = retrieved.timings_ms.pop("total")
+        _take(result, retrieved)
+        self._check_exhibits(result)
+        evidence = [*([retrieved.lead] if retrieved.lead else []), *(c.text for c in result.conflicts),
+                    *facts_evidence(retrieved.triples)]
+        yield from self._answer(result, generator, ask_messages(question, evidence, self.evidence_chars),
+                                retrieved, temperature, seed, None)
+
+    def _check_exhibits(self, result: PipelineResult) -> None:
+        """A listed disease phenotype that HPO excludes for that disease (diagnosis/conflicts.py)."""
+        diseases = list(dict.fromkeys(t.head_id for t in result.triples if t.relation == "Exhibit"
+                                      and t.head_label == "Disease" and t.head_id is not None))[:CHECKED_DISEASES]
+        if diseases:
+            result.conflicts, run = against_exclusions(self.store, diseases, [])
+            result.cypher.append(run)
+            result.triples = [t for c in result.conflicts for t in c.triples] + result.triples
+
+    # ---- generation --------------------------------------------------------------------
+    def _answer(self, result: PipelineResult, generator: Generator, messages: list[dict], grounding,
+                temperature: float, seed: int, options: dict[str, str] | None) -> Iterator[PipelineResult]:
+        started = time.perf_counter()
+        if grounding is None and not generator.is_llm:
+            result.answer, result.done = NOTHING_TO_ANSWER, True
+            yield result
+            return
+        if generator.notice:
+            result.notices.append(generator.notice)
+        # a diagnosis reply is a name and two sentences; a small model left at 512 tokens rambles for seconds
+        limit = DIAGNOSIS_REPLY_TOKENS if result.kind == "diagnosis" else ANSWER_REPLY_TOKENS
+        request = GenerationRequest(messages, temperature=temperature, seed=seed, grounding=grounding,
+                                    max_new_tokens=limit)
+        try:
+            for piece in generator.stream(request):
+                result.answer += piece
+                yield result
+            if generator.is_llm and not result.answer.strip():
+                raise LLMError("it returned an empty reply")
+        except LLMError as e:
+            result.llm_failed = str(e)
+            result.notices.append(f"The {generator.name} LLM failed ({e}); showing the grounded answer instead.")
+            result.answer = GroundedWriter().generate(replace(request, grounding=grounding))
+        result.timings_ms["generation"] = round((time.perf_counter() - started) * 1000, 2)
+        if generator.is_llm and not result.llm_failed and grounding is not None:
+            result.notices += unsupported_names(result.answer, [m["content"] for m in messages], self.linker)
+        if isinstance(grounding, Diagnosis) or grounding is None:
+            if result.llm_failed:  # the fallback is the graph's answer: never scored as the LLM's
+                result.predicted = None
+            elif generator.is_llm or grounding is None:
+                result.predicted = reply_to_prediction(result.answer, grounding, options, self.linker)
+                if result.predicted is None:
+                    result.llm_failed = "the reply chose none of the options" if options else \
+                        "the reply names no disease"
+                    result.notices.append(f"The {generator.name} LLM's reply could not be read as an answer: "
+                                          f"{result.llm_failed}.")
+            else:
+                result.predicted = grounding.answer
+        if result.conflicts:  # said after the answer, whoever wrote it
+            result.answer = result.answer.rstrip() + "\n\n" + "\n".join(f"⚠ {c.text}" for c in result.conflicts)
+        result.done = True
+        yield result
+
+    def close(self) -> None:
+        self.store.close()
+
+
+def describe_case(case: DiagnosisCase) -> str:
+    """The case in the Publication set's words, for prompts and vector retrieval."""
+    who = " ".join(part for part in [
+        f"{case.age_years:g} years old" if case.age_years is not None else "", case.sex or "",
+        case.ethnicity or ""] if part)
+    text = f"There is a {who + ' ' if who else ''}patient"
+    if case.gene:
+        text += f" with a mutation in {case.gene}" + (f", namely, {case.variant}" if case.variant else "")
+    if case.phenotypes:
+        text += f" and with facial phenotypes of {', '.join(case.phenotypes)}"
+    if case.excluded:
+        text += f", without {', '.join(case.excluded)}"
+    return text + ". What disease might this patient have?"
+
+
+def _last(results: Iterator[PipelineResult]) -> PipelineResult:
+    result = None
+    for result in results:  # noqa: B007 - the stream's last item is the finished result
+        pass
+    return result
+
+
+def _take(result: PipelineResult, retrieved: RetrievalResult) -> None:
+    result.triples, result.cypher, result.links = retrieved.triples, retrieved.cypher, retrieved.links
+    result.llm_query = retrieved.llm_query
+    result.notices += readings(retrieved.links) + retrieved.notices
+    result.timings_ms.update(retrieved.timings_ms)
+
+
+def _unique(triples: list[Triple]) -> list[Triple]:
+    seen, kept = set(), []
+    for triple in triples:
+        key = (triple.head_id, triple.relation, triple.tail_id, triple.head, triple.tail)
+        if key not in seen:
+            seen.add(key)
+            kept.append(triple)
+    return kept

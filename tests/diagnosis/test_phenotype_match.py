@@ -1,0 +1,69 @@
+"""The phenotype match on a small ontology whose numbers can be worked out by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from diagnosis.ontology import PhenotypeOntology
+from diagnosis.phenotype_match import PATIENT_SIDE, PATIENT_SIDE_WITH_GENE, PhenotypeMatcher
+from diagnosis.profiles import DiseaseProfiles
+
+# root(0.1) ─ A(1) ─ A1(3), A2(3);  root ─ B(1) ─ B1(3)
+ROOT, A, A1, A2, B, B1 = 1, 2, 3, 4, 5, 6
+IC = {ROOT: 0.1, A: 1.0, A1: 3.0, A2: 3.0, B: 1.0, B1: 3.0}
+PARENTS = {A: [ROOT], B: [ROOT], A1: [A], A2: [A], B1: [B]}
+SPECIFIC, BROAD, GROUP, OTHER = 10, 11, 12, 13
+
+
+def matcher(rows) -> PhenotypeMatcher:
+    # an annotation citing a paper is FPKG's own; the others are HPO's
+    profiles = DiseaseProfiles([{"disease": d, "phenotype": p, "pmid": pmid, "source": "FPKG" if pmid else "HPO"}
+                                for d, p, pmid in rows], {})
+    return PhenotypeMatcher(PhenotypeOntology(IC, PARENTS), profiles)
+
+
+ROWS = [(SPECIFIC, A1, None), (BROAD, A1, None), (BROAD, A2, None), (BROAD, B1, None), (GROUP, A, None),
+        (OTHER, B1, 7)]
+
+
+def test_a_disease_annotated_with_more_than_the_patient_shows_scores_below_one():
+    scores = matcher(ROWS).scores([A1])
+    # patient → disease is 1.0 for both; disease → patient: (3/3 + 1/3 + 0.1/3) / 3 for the broad one
+    assert scores.of(SPECIFIC) == (pytest.approx(1.0), 1)
+    broad = PATIENT_SIDE * 1.0 + (1 - PATIENT_SIDE) * (1.0 + 1 / 3 + 0.1 / 3) / 3
+    assert scores.of(BROAD)[0] == pytest.approx(broad, abs=1e-5)
+    assert scores.best(2) == [SPECIFIC, BROAD]
+
+
+def test_an_ancestor_annotation_matches_in_both_directions():
+    # patient → disease: IC(A) / IC(A1) = 1/3; disease → patient: IC(A) / IC(A) = 1
+    assert matcher(ROWS).scores([A1]).of(GROUP) == (pytest.approx(PATIENT_SIDE / 3 + (1 - PATIENT_SIDE) * 1.0), 0)
+
+
+def test_a_known_gene_weighs_the_patients_side_more_so_a_small_profile_counts_less():
+    # GROUP's one ancestor term covers its whole profile (disease → patient 1.0) but a third of A1
+    without_gene = matcher(ROWS).scores([A1]).of(GROUP)[0]
+    with_gene = matcher(ROWS).scores([A1], gene_known=True).of(GROUP)[0]
+    assert with_gene == pytest.approx(PATIENT_SIDE_WITH_GENE / 3 + (1 - PATIENT_SIDE_WITH_GENE) * 1.0)
+    assert PATIENT_SIDE_WITH_GENE > PATIENT_SIDE and with_gene < without_gene
+    assert matcher(ROWS).scores([A1], gene_known=True).of(SPECIFIC) == (pytest.approx(1.0), 1)
+
+
+def test_a_held_out_papers_annotations_are_left_out_unless_hpo_makes_them_too():
+    rows = matcher(ROWS)
+    both = DiseaseProfiles([{"disease": OTHER, "phenotype": B1, "pmid": 7, "source": "FPKG+HPO"}], {})
+    kept = PhenotypeMatcher(PhenotypeOntology(IC, PARENTS), both).scores([B1], frozenset({7}))
+    assert kept.of(OTHER) == (pytest.approx(1.0), 1)
+    assert rows.scores([B1]).of(OTHER) == (pytest.approx(1.0), 1)
+    assert rows.scores([B1], frozenset({7})).of(OTHER) == (0.0, 0)
+    assert OTHER not in rows.scores([B1], frozenset({7})).best(10)
+
+
+def test_ties_break_by_exact_matches_then_node_id_not_by_name():
+    twins = matcher([(21, A1, None), (20, A1, None), (22, A, None)])
+    assert twins.scores([A1]).best(3)[:2] == [20, 21]
+
+
+def test_no_known_term_scores_nothing():
+    scores = matcher(ROWS).scores([999])
+    assert scores.best(5) == [] and scores.of(SPECIFIC) == (0.0, 0)

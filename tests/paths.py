@@ -1,6 +1,0 @@
-"""Where the tests find the repository and their own data, wherever a test file sits."""
-
-from pathlib import Path
-
-REPO_ROOT = Path(__file__).resolve().parents[1]
-TEST_DATA = Path(__file__).resolve().parent / "data"

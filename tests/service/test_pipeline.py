@@ -1,0 +1,105 @@
+"""The pipeline API end to end on the real graph, with the grounded writer and a real local
+OpenAI-compatible server standing in for a remote LLM."""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import replace
+
+import pytest
+
+from diagnosis.ranker import DiagnosisCase
+from fpkg.errors import InputError
+from llm.factory import clear_cache
+from service.pipeline import NOTHING_TO_ANSWER, Pipeline
+from tests.support.openai_server import running_server
+
+CHARGE = DiagnosisCase(("Wide nasal bridge", "Posteriorly rotated ears", "Chorioretinal coloboma", "Proptosis"),
+                       gene="CHD7", variant="c.2443-2A>G", age_years=5, sex="female", ethnicity="Turkish")
+
+
+@pytest.fixture(scope="module")
+def first_question(data_dir):
+    with open(data_dir / "datasets" / "Publication_patient_question.csv", encoding="utf-8") as f:
+        return next(csv.DictReader(f))
+
+
+def with_endpoint(pipeline: Pipeline, url: str) -> Pipeline:
+    clear_cache()
+    settings = replace(pipeline.settings, llm_backend="endpoint", llm_endpoint=url, llm_model="test-model")
+    return Pipeline(settings, pipeline.store, pipeline.linker, pipeline.ontology, pipeline.recognizer,
+                    profiles=pipeline.profiles)
+
+
+def test_diagnose_a_publication_question(pipeline, first_question):
+    result = pipeline.diagnose_question(first_question["Patient_question"])
+    assert result.case.gene == "CHD7" and result.case.age_years == 5.0 and result.case.sex == "female"
+    assert result.selective and result.predicted.option == "D"
+    assert result.answer.startswith("Most likely: D. CHARGE syndrome")
+    assert result.triples and result.cypher and result.done
+    assert {"ner", "linking", "queries", "ranking", "generation"} <= set(result.timings_ms)
+
+
+def test_grounded_answers_ignore_temperature_and_repeat_exactly(pipeline):
+    answers = {pipeline.diagnose(CHARGE, temperature=t, seed=s).answer for t in (0.0, 0.7, 1.0) for s in (0, 1)}
+    assert len(answers) == 1
+
+
+def test_streaming_yields_a_growing_answer(pipeline):
+    pieces = [r.answer for r in pipeline.diagnose_stream(CHARGE)]
+    assert len(pieces) >= 2 and all(b.startswith(a) for a, b in zip(pieces, pieces[1:], strict=False))
+
+
+def test_mode_none_without_an_llm_says_so(pipeline):
+    result = pipeline.diagnose(CHARGE, mode="none")
+    assert result.answer == NOTHING_TO_ANSWER and result.ranked == [] and result.triples == []
+
+
+def test_ask_answers_from_the_graph(pipeline):
+    result = pipeline.ask("What facial phenotypes are associated with Crouzon syndrome?")
+    assert "Hypertelorism" in result.answer and result.cypher[0].origin.startswith("template:")
+    nothing = pipeline.ask("Tell me a joke")
+    assert nothing.answer.startswith("Nothing found for “Tell joke”")  # names what was looked for
+    assert any("Vector mode searches the graph by meaning" in notice for notice in nothing.notices)
+    assert not any("Vector mode" in notice for notice in result.notices)
+    unrelated = pipeline.ask("What is the capital of France?", mode="vector")
+    assert unrelated.triples == [] and unrelated.answer.startswith("Nothing found for “capital France”")
+
+
+@pytest.mark.parametrize("case, message", [
+    (DiagnosisCase(()), "at least one facial phenotype or a gene"),
+    (replace(CHARGE, age_years=500), "not possible"),
+    (replace(CHARGE, age_years=-5), "not possible"),
+    (replace(CHARGE, options={"A": "CHARGE syndrome", "B": "charge syndrome"}), "same"),
+    (replace(CHARGE, options={"A": "CHARGE syndrome"}), "at least two"),
+    (replace(CHARGE, gene="X" * 1000), "characters long"),
+])
+def test_bad_cases_get_clear_messages(pipeline, case, message):
+    with pytest.raises(InputError, match=message):
+        pipeline.diagnose(case)
+
+
+@pytest.mark.parametrize("question", ["", "   ", "\u200b\u200b", "\x00\x01"])
+def test_empty_questions_are_refused(pipeline, question):
+    with pytest.raises(InputError, match="empty"):
+        pipeline.ask(question)
+
+
+def test_an_llm_endpoint_answers_and_its_reply_is_parsed(pipeline):
+    options = {"A": "Leigh syndrome", "B": "CHARGE syndrome"}
+    with running_server() as server:
+        server.reply = "B. CHARGE syndrome"
+        result = with_endpoint(pipeline, server.url).diagnose(replace(CHARGE, options=options), backend="endpoint")
+        prompt = server.requests[0]["body"]["messages"][-1]["content"]
+    assert result.backend == "endpoint" and result.answer == "B. CHARGE syndrome"
+    assert result.predicted.option == "B" and result.predicted.name == "CHARGE syndrome"
+    assert "CHD7 is linked to CHARGE syndrome" in prompt  # the graph's evidence reached the LLM
+
+
+def test_a_failing_llm_falls_back_to_the_grounded_answer_with_a_notice(pipeline):
+    with running_server() as server:
+        server.behaviour = "500"
+        result = with_endpoint(pipeline, server.url).diagnose(CHARGE, backend="endpoint")
+    assert result.answer.startswith("Most likely: CHARGE syndrome")
+    assert any("failed" in notice and "grounded answer" in notice for notice in result.notices)
+    clear_cache()
