@@ -58,7 +58,8 @@ class DiagnosisCase:
     sex: str | None = None
     ethnicity: str | None = None
     options: dict[str, str] | None = None  # letter → disease name, for selective questions
-    excluded: tuple[str, ...] = ()  # findings written as absent ("no cleft palate"): shown, never used as present
+    excluded: tuple[str, ...] = ()  # findings written as absent ("no cleft palate"): never used as present
+    other_findings: tuple[str, ...] = ()  # present findings that are not facial (seizures, a heart defect)
 
 
 @dataclass

@@ -32,6 +32,7 @@ EXHIBIT = "Exhibit"  # (Disease)-[:Exhibit]->(FacePhenotype)
 CAUSE = "Cause"  # (Genotype)-[:Cause]->(Disease), (Variation)-[:Cause]->(Disease)
 AFFECT = "Affect"  # (Genotype)-[:Affect]->(FacePhenotype)
 IS_A = "is_a"  # (FacePhenotype)-[:is_a]->(FacePhenotype), from HPO
+MEMBER_OF = "member_of"  # (Disease)-[:member_of]->(Disease): a numbered member to its group, from MONDO
 CURATABLE = ((DISEASE, EXHIBIT, PHENOTYPE), (GENE, CAUSE, DISEASE), (GENE, AFFECT, PHENOTYPE))
 
 # ---- sources: every node and relationship records where it comes from ------------------------
@@ -39,7 +40,8 @@ FPKG = "FPKG"  # the published dump
 HPO = "HPO"  # the Human Phenotype Ontology layer
 FPKG_AND_HPO = "FPKG+HPO"  # a node both hold
 CURATED = "curated"  # a fact a curator merged (curation/)
-SOURCES = (FPKG, HPO, CURATED)
+MONDO = "MONDO"  # disease identity: groups and their members
+SOURCES = (FPKG, HPO, CURATED)  # where a disease's genes and phenotypes come from
 
 
 def node_name(label: str, properties: dict[str, Any]) -> str:

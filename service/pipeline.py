@@ -334,6 +334,8 @@ def describe_case(case: DiagnosisCase) -> str:
         text += f" with a mutation in {case.gene}" + (f", namely, {case.variant}" if case.variant else "")
     if case.phenotypes:
         text += f" and with facial phenotypes of {', '.join(case.phenotypes)}"
+    if case.other_findings:
+        text += f", and with {', '.join(case.other_findings)}"
     if case.excluded:
         text += f", without {', '.join(case.excluded)}"
     return text + ". What disease might this patient have?"

@@ -127,23 +127,29 @@ def _field(value: object, name: str) -> str | None:
     return text or None
 
 
+def _findings(given: object, name: str) -> list[str]:
+    """Names from a tuple or list of them (one string is one name, not its letters), cleaned, once each."""
+    names = (given,) if isinstance(given, str) else given or ()
+    return list(dict.fromkeys(n for n in (_field(x, name) for x in names) if n))
+
+
 def validate_case(case: DiagnosisCase) -> DiagnosisCase:
     age = _age(case.age_years)
-    given = (case.phenotypes,) if isinstance(case.phenotypes, str) else case.phenotypes or ()  # one name, not letters
-    phenotypes = [p for p in (_field(p, "facial phenotype") for p in given) if p]
-    phenotypes = list(dict.fromkeys(phenotypes))
-    # "no ptosis" typed into the phenotype field is a finding written as absent
-    excluded = [*case.excluded, *(NEGATED_ENTRY.match(p).group(1) for p in phenotypes if NEGATED_ENTRY.match(p))]
+    phenotypes = _findings(case.phenotypes, "facial phenotype")
+    # "no ptosis" typed into a findings field is a finding written as absent
+    typed = [*phenotypes, *_findings(case.other_findings, "finding")]
+    excluded = [*case.excluded, *(NEGATED_ENTRY.match(p).group(1) for p in typed if NEGATED_ENTRY.match(p))]
     phenotypes = [p for p in phenotypes if not NEGATED_ENTRY.match(p)]
-    if len(phenotypes) > MAX_PHENOTYPES:
-        raise InputError(f"{len(phenotypes)} phenotypes were given; the limit is {MAX_PHENOTYPES}.")
+    others = [p for p in _findings(case.other_findings, "finding") if not NEGATED_ENTRY.match(p)]
+    if len(phenotypes) + len(others) > MAX_PHENOTYPES:
+        raise InputError(f"{len(phenotypes) + len(others)} findings were given; the limit is {MAX_PHENOTYPES}.")
     gene = _field(case.gene, "gene")
-    if not phenotypes and not gene:
+    if not phenotypes and not others and not gene:
         if excluded:
-            raise InputError("Only findings written as absent were given: give at least one present facial "
-                             "phenotype or a gene.")
+            raise InputError("Only findings written as absent were given: give at least one present finding "
+                             "or a gene.")
         raise InputError("Give at least one facial phenotype or a gene: there is nothing to diagnose from.")
-    return replace(case, phenotypes=tuple(phenotypes), gene=gene, variant=_field(case.variant, "variant"),
-                   age_years=age, sex=_field(case.sex, "sex"), ethnicity=_field(case.ethnicity, "ethnicity"),
-                   options=_options(case.options),
+    return replace(case, phenotypes=tuple(phenotypes), other_findings=tuple(others), gene=gene,
+                   variant=_field(case.variant, "variant"), age_years=age, sex=_field(case.sex, "sex"),
+                   ethnicity=_field(case.ethnicity, "ethnicity"), options=_options(case.options),
                    excluded=tuple(dict.fromkeys(e for e in (_field(x, "excluded finding") for x in excluded) if e)))
