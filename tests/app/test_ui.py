@@ -9,7 +9,7 @@ import pytest
 
 from app.__main__ import default_host, default_port, limit_malloc_arenas, parse_args
 from app.evidence_plot import MAX_PER_COLUMN, evidence_graph, render_png
-from app.ui import MODE_CHOICES, ask, available_backends, build_demo, diagnose
+from app.ui import MODE_CHOICES, ask, build_demo, diagnose
 from app.ui_examples import example_label, phenotype_choices, publication_examples
 from app.ui_format import PUBMED, RANKED_HEADERS, ranked_rows, triple_rows
 from diagnosis.ranker import RankedDisease
@@ -122,7 +122,7 @@ def test_unknown_mode_and_backend_are_refused(pipeline):
         list(ask(pipeline, "Which genes cause CHARGE syndrome?", "graph", "grounded", 0.0))
     with pytest.raises(gr.Error, match="not available here"):
         list(ask(pipeline, "Which genes cause CHARGE syndrome?", "cypher", "nonsense", 0.0))
-    assert available_backends(pipeline) == ["grounded"]
+    assert pipeline.backends == ("grounded",)
 
 
 def test_ask_handler_without_retrieval_says_there_is_nothing_to_answer_with(pipeline):
