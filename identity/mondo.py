@@ -1,0 +1,140 @@
+"""Disease identity from MONDO: which OMIM, Orphanet and OMIM-phenotypic-series entries are one
+disease, which are groups over numbered members, the gene that defines a member of a series, and
+the names of diseases (OMIM entries newer than the graph's HPO release) that the graph lacks.
+
+Read from the data folder's `mondo/` tables (Mondo Disease Ontology, CC BY 4.0; its README lists
+them). Pure data: nothing here knows the graph.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections import defaultdict
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from fpkg.errors import DataFileError
+from fpkg.names import fold_name
+
+TABLES = ("exactmatch_omim.tsv", "exactmatch_orphanet.tsv", "exactmatch_omimps.tsv", "rare_subclass_edges.tsv",
+          "labels.tsv", "disease_series_by_gene.tsv")
+CREDIT = "Mondo Disease Ontology (Vasilevsky et al.), https://mondo.monarchinitiative.org, CC BY 4.0"
+# The tables' MONDO commit and date, as the folder's README gives them.
+RELEASE = "monarch-initiative/mondo at fad2512b4845f483fc1268cdf0bf7a8ef43697cb (2026-08-21)"
+_PREFIXES = {"Orphanet:": "ORPHA:"}  # as HPO writes Orphanet ids
+
+
+@dataclass
+class Mondo:
+    """MONDO's identity tables, indexed. An empty `Mondo()` knows nothing (the tables are missing)."""
+
+    labels: dict[str, str] = field(default_factory=dict)  # MONDO id -> label
+    xrefs: dict[str, str] = field(default_factory=dict)  # "OMIM:n", "ORPHA:n", "OMIMPS:n" -> MONDO id
+    xref_labels: dict[str, str] = field(default_factory=dict)  # "OMIM:n" ... -> the source's own label
+    parents: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))  # rare subclass edges
+    children: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    series_gene: dict[str, str] = field(default_factory=dict)  # member MONDO id -> the gene that defines it
+    release: str = ""
+
+    @classmethod
+    def load(cls, folder: Path | None) -> Mondo:
+        """The tables in `folder`; an empty Mondo when `folder` is None or holds none of them."""
+        if folder is None or not any((folder / name).is_file() for name in TABLES):
+            return cls()
+        missing = [name for name in TABLES if not (folder / name).is_file()]
+        if missing:
+            raise DataFileError(f"{folder} lacks the MONDO tables {', '.join(missing)}")
+        mondo = cls(release=RELEASE)
+        for name in ("exactmatch_omim.tsv", "exactmatch_orphanet.tsv", "exactmatch_omimps.tsv"):
+            for row in _rows(folder / name):
+                xref = _xref(row["xref_id"])
+                mondo.xrefs.setdefault(xref, row["mondo_id"])
+                mondo.xref_labels[xref] = row["xref_label"]
+                mondo.labels.setdefault(row["mondo_id"], row["mondo_label"])
+        for row in _rows(folder / "labels.tsv"):
+            mondo.labels.setdefault(row["mondo_id"], row["label"])
+        for row in _rows(folder / "rare_subclass_edges.tsv"):
+            mondo.parents[row["child"]].add(row["parent"])
+            mondo.children[row["parent"]].add(row["child"])
+        for row in _rows(folder / "disease_series_by_gene.tsv"):
+            mondo.series_gene[row["mondo_id"]] = row["gene_symbol"]
+            mondo.labels.setdefault(row["mondo_id"], row["mondo_label"])
+        return mondo
+
+    def __bool__(self) -> bool:
+        return bool(self.xrefs)
+
+    def of(self, disease_id: str | None) -> str | None:
+        """The MONDO id an OMIM, ORPHA or OMIMPS id maps to exactly."""
+        return self.xrefs.get(disease_id or "")
+
+    def is_group(self, mondo_id: str | None) -> bool:
+        """A class with rare subclasses: an Orphanet group, an OMIM phenotypic series, a named group."""
+        return bool(mondo_id and self.children.get(mondo_id))
+
+    def ancestors(self, mondo_id: str) -> set[str]:
+        found, todo = set(), list(self.parents.get(mondo_id, ()))
+        while todo:
+            parent = todo.pop()
+            if parent not in found:
+                found.add(parent)
+                todo.extend(self.parents.get(parent, ()))
+        return found
+
+    def descendants(self, mondo_id: str) -> set[str]:
+        found, todo = set(), list(self.children.get(mondo_id, ()))
+        while todo:
+            child = todo.pop()
+            if child not in found:
+                found.add(child)
+                todo.extend(self.children.get(child, ()))
+        return found
+
+    @cached_property
+    def ids_of(self) -> dict[str, list[str]]:
+        """MONDO id -> its OMIM, ORPHA and OMIMPS ids."""
+        found: dict[str, list[str]] = defaultdict(list)
+        for xref, mondo_id in sorted(self.xrefs.items()):
+            found[mondo_id].append(xref)
+        return dict(found)
+
+    def omim_of(self, mondo_id: str) -> str | None:
+        return next((x for x in self.ids_of.get(mondo_id, ()) if x.startswith("OMIM:")), None)
+
+    @cached_property
+    def by_name(self) -> dict[str, str]:
+        """A folded name -> the one MONDO id it names: MONDO's labels and the OMIM and Orphanet
+        labels mapped to them. A name two classes share names neither."""
+        found: dict[str, set[str]] = defaultdict(set)
+        for mondo_id, label in self.labels.items():
+            found[fold_name(label)].add(mondo_id)
+        for xref, label in self.xref_labels.items():
+            found[fold_name(label)].add(self.xrefs[xref])
+        return {name: next(iter(ids)) for name, ids in found.items() if len(ids) == 1 and name}
+
+    def named(self, name: str) -> str | None:
+        """The MONDO id a disease name is, written as MONDO, OMIM or Orphanet write it (case,
+        punctuation and accents aside), or None."""
+        return self.by_name.get(fold_name(name))
+
+    def label(self, mondo_id: str) -> str:
+        return self.labels.get(mondo_id, mondo_id)
+
+
+def default_mondo_dir(data_dir: Path) -> Path:
+    """The `mondo/` folder beside the FPKG data folder (the shared data layout), else inside it."""
+    beside = data_dir.parent / "mondo"
+    return beside if beside.is_dir() else data_dir / "mondo"
+
+
+def _xref(value: str) -> str:
+    for prefix, ours in _PREFIXES.items():
+        if value.startswith(prefix):
+            return ours + value[len(prefix):]
+    return value
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    with open(path, encoding="utf-8", newline="") as f:
+        return list(csv.DictReader(f, delimiter="\t"))
