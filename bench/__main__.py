@@ -9,7 +9,7 @@
     temperature   accuracy at T = 0, 0.2, ..., 1.0 and its standard deviation
     perf          per-stage latency, cold start, restart, memory, the GLEE refit baseline, scaling
     all           everything above in one process (the pipeline starts once), then `report`
-    report        the latest results as a markdown table and plots; refreshes README's Results
+    report        the latest results as a markdown table and plots; refreshes RESULTS.md's results block
     load          N concurrent gradio_client users against the app: errors, latency, memory
     vector-speed  vector-mode retrieval against the paper's per-question GLEE refit, same links
     glee-check    the paper's Table 7: node-type F1 of a random forest on GLEE vectors

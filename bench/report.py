@@ -1,13 +1,14 @@
 """python -m bench report: the latest results as markdown tables and PNG plots.
 
-    python -m bench report [--readme README.md | --no-readme] [--json]
+    python -m bench report [--results-page RESULTS.md | --no-results-page] [--json]
 
-Writes results/RESULTS.md and results/plots/*.png, and replaces the part of the README
-between `<!-- results:start -->` and `<!-- results:end -->` (nothing else; a README without
-the markers gets a "## Results" section appended). Sections whose results are missing are
-left out of RESULTS.md; each run's command to rerun it is listed. The README is left alone
-when results/ lacks a section its block already shows (a machine holding only some runs
-would otherwise drop the others' published figures): the output names those sections.
+Writes results/RESULTS.md and results/plots/*.png, and replaces the part of the results page
+(RESULTS.md at the repository root) between `<!-- results:start -->` and `<!-- results:end -->`
+(nothing else; a page without the markers gets a "## Results" section appended). Sections whose
+results are missing are left out of results/RESULTS.md; each run's command to rerun it is listed.
+The results page is left alone when results/ lacks a section its block already shows (a machine
+holding only some runs would otherwise drop the others' published figures): the output names
+those sections.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 from bench import report_plots, results
 from bench.report_tables import TABLES, md_table
 
-README = results.REPO_ROOT / "README.md"
+RESULTS_PAGE = results.REPO_ROOT / "RESULTS.md"
 START, END = "<!-- results:start -->", "<!-- results:end -->"
 
 
@@ -29,14 +30,14 @@ def replace_section(text: str, section: str) -> str:
     start, end = text.find(START), text.find(END)
     if start == -1 or end == -1 or end < start:
         if START in text or END in text:
-            raise ValueError("the README has only one of the results markers, or them in the wrong order")
+            raise ValueError("the results page has only one of the results markers, or them in the wrong order")
         return text.rstrip("\n") + f"\n\n## Results\n\n{START}\n{section.strip()}\n{END}\n"
     return text[:start + len(START)] + "\n" + section.strip() + "\n" + text[end:]
 
 
-def refresh_readme(path: Path, section: str) -> list[str]:
-    """Replace the README's results block with `section`, unless that would drop a section it shows.
-    Returns the titles of the sections `section` lacks (the README is then unchanged)."""
+def refresh_results_page(path: Path, section: str) -> list[str]:
+    """Replace the results page's block with `section`, unless that would drop a section it shows.
+    Returns the titles of the sections `section` lacks (the page is then unchanged)."""
     text = path.read_text(encoding="utf-8")
     start, end = text.find(START), text.find(END)
     shown = _titles(text[start:end]) if -1 < start < end else []
@@ -79,9 +80,10 @@ def render(records: dict[str, dict[str, dict[str, Any]]], plots: list[str], plot
     return "\n".join(lines)
 
 
-def make_report(folder: str | Path | None = None, readme: Path | None = README) -> tuple[str, str, list[str]]:
-    """Write RESULTS.md and the plots; refresh `readme` when given and present. Returns (path, markdown,
-    the README sections results/ lacks: when any, the README was left alone)."""
+def make_report(folder: str | Path | None = None,
+                results_page: Path | None = RESULTS_PAGE) -> tuple[str, str, list[str]]:
+    """Write results/RESULTS.md and the plots; refresh `results_page` when given and present. Returns
+    (path, markdown, the page's sections results/ lacks: when any, the page was left alone)."""
     root = results.results_dir(folder)
     records = results.latest(root)
     plots = report_plots.make_plots(records, root / "plots")
@@ -90,9 +92,9 @@ def make_report(folder: str | Path | None = None, readme: Path | None = README) 
     stamp = datetime.now(UTC).isoformat(timespec="seconds")
     (root / "RESULTS.md").write_text(f"# Benchmark results\n\n_Report made {stamp}._\n\n{markdown}\n")
     missing: list[str] = []
-    if readme is not None and readme.exists():
-        relative = _relative(root / "plots", readme.parent)
-        missing = refresh_readme(readme, render(records, plots, relative + "/"))
+    if results_page is not None and results_page.exists():
+        relative = _relative(root / "plots", results_page.parent)
+        missing = refresh_results_page(results_page, render(records, plots, relative + "/"))
     return str(root / "RESULTS.md"), markdown, missing
 
 
@@ -104,23 +106,37 @@ def _relative(path: Path, start: Path) -> str:
 
 
 def register(subparsers, common: argparse.ArgumentParser) -> None:
-    parser = subparsers.add_parser("report", parents=[common], help="markdown tables, plots, README Results",
+    parser = subparsers.add_parser("report", parents=[common], help="markdown tables, plots, RESULTS.md's block",
                                    description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--readme", type=Path, default=README)
-    parser.add_argument("--no-readme", action="store_true", help="leave the README alone")
+    add_results_page_arguments(parser)
     parser.set_defaults(handler=handle)
 
 
+def add_results_page_arguments(parser: argparse.ArgumentParser) -> None:
+    """--results-page PATH / --no-results-page (--readme and --no-readme: hidden, deprecated aliases)."""
+    parser.add_argument("--results-page", type=Path, default=RESULTS_PAGE, metavar="PATH",
+                        help="the page whose results block to refresh (default: RESULTS.md at the repository root)")
+    parser.add_argument("--no-results-page", action="store_true", help="leave the results page alone")
+    parser.add_argument("--readme", type=Path, dest="results_page", help=argparse.SUPPRESS)
+    parser.add_argument("--no-readme", action="store_true", dest="no_results_page", help=argparse.SUPPRESS)
+
+
+def results_page(args: argparse.Namespace) -> Path | None:
+    """The page to refresh, or None when the command line says to leave it alone."""
+    return None if args.no_results_page else args.results_page
+
+
 def handle(args: argparse.Namespace, context) -> tuple[None, dict[str, Any], str]:
-    readme = None if args.no_readme else args.readme
-    path, markdown, missing = make_report(args.results_dir, readme)
-    refreshed = readme is not None and readme.exists() and not missing
-    note = f"; {readme} refreshed" if refreshed else ""
+    page = results_page(args)
+    path, markdown, missing = make_report(args.results_dir, page)
+    refreshed = page is not None and page.exists() and not missing
+    note = f"; {page} refreshed" if refreshed else ""
     if missing:
-        note = (f"; {readme} left alone: results/ holds no runs for {', '.join(missing)}, which it shows "
+        note = (f"; {page} left alone: results/ holds no runs for {', '.join(missing)}, which it shows "
                 "(run them, or `python -m bench all`, first)")
-    return None, {"report": path, "readme": str(readme) if refreshed else None, "readme_kept": missing,
+    return None, {"report": path, "results_page": str(page) if refreshed else None, "results_page_kept": missing,
                   "markdown": markdown}, markdown + f"\n\n(written to {path}{note})"
 
 
-__all__ = ["md_table", "make_report", "refresh_readme", "replace_section"]
+__all__ = ["add_results_page_arguments", "md_table", "make_report", "refresh_results_page", "replace_section",
+           "results_page"]

@@ -114,7 +114,7 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
     parser.add_argument("--refit-questions", type=int, default=1)
     parser.add_argument("--no-cold", action="store_true")
     parser.add_argument("--no-scaling", action="store_true")
-    parser.add_argument("--readme", type=Path, default=report.README, help="the README whose Results to refresh")
+    report.add_results_page_arguments(parser)
     parser.set_defaults(handler=handle)
 
 
@@ -125,10 +125,11 @@ def handle(args: argparse.Namespace, context) -> tuple[None, dict[str, Any], str
     out["total_s"] = round(time.perf_counter() - started, 2)
     results.save("all", "all", out, seconds=out["total_s"], argv=context.argv or ["all"], folder=args.results_dir)
     # the report includes this run's own record, saved just above
-    out["report"], _, out["readme_kept"] = report.make_report(args.results_dir, args.readme)
+    out["report"], _, out["results_page_kept"] = report.make_report(args.results_dir, report.results_page(args))
     lines = [f"whole set in {out['total_s']:.0f} s:"]
     lines += [f"  {part:<12} {seconds:>7.1f} s" for part, seconds in out["seconds"].items()]
     lines.append(f"report: {out['report']}")
-    if out["readme_kept"]:
-        lines.append(f"README left alone: no runs here for {', '.join(out['readme_kept'])}, which it shows")
+    if out["results_page_kept"]:
+        kept = ", ".join(out["results_page_kept"])
+        lines.append(f"{args.results_page} left alone: no runs here for {kept}, which it shows")
     return None, out, "\n".join(lines)

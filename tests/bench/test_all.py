@@ -13,19 +13,19 @@ pytestmark = pytest.mark.slow
 
 
 def test_all_smoke(capsys, pipeline, tmp_path):
-    readme = tmp_path / "README.md"
-    readme.write_text(f"# P\n\n## Results\n\n{START}\nSTALE NUMBERS\n{END}\n")
+    page = tmp_path / "RESULTS.md"
+    page.write_text(f"# Results\n\n## Benchmark tables\n\n{START}\nSTALE NUMBERS\n{END}\n")
     folder = tmp_path / "results"
     capsys.readouterr()
     assert main(["all", "--limit", "1", "--repeat-limit", "1", "--perf-vector-limit", "1", "--refit-questions", "0",
-                 "--no-cold", "--no-scaling", "--readme", str(readme), "--results-dir", str(folder), "--json",
+                 "--no-cold", "--no-scaling", "--results-page", str(page), "--results-dir", str(folder), "--json",
                  "--torch-threads", "0"], pipeline=pipeline) == 0
     out = json.loads(capsys.readouterr().out)
     assert {"start", "diagnosis", "domain", "consistency", "temperature", "perf"} <= set(out["seconds"])
     saved = {p.parent.name for p in folder.glob("*/*.json")}
     assert saved == {"diagnosis", "domain", "consistency", "temperature", "perf", "all"}
     assert len(list((folder / "diagnosis").glob("*.json"))) == 10  # 2 files x (2 modes x 2 + none)
-    text = readme.read_text()
+    text = page.read_text()
     assert "STALE" not in text and "Publication set: diagnostic accuracy" in text and text.endswith(f"{END}\n")
     assert "`python -m bench all` took" in text and "python -m bench all --limit 1 --repeat-limit 1" in text
     record = json.loads((folder / "consistency" / "cypher-grounded-limit1.json").read_text())

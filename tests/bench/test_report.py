@@ -1,7 +1,8 @@
-"""bench report: the markdown, the plots, and the README section replaced between its markers only."""
+"""bench report: the markdown, the plots, and the results page's block replaced between its markers only."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -15,13 +16,13 @@ from bench.report import END, START, make_report, replace_section
 from tests.support.paths import REPO_ROOT
 
 REPO = REPO_ROOT
-README = f"# Project\n\nIntro.\n\n## Results\n\n{START}\nold numbers\n{END}\n\n## Licence\n\nMIT\n"
+PAGE = f"# Results\n\nIntro.\n\n## Benchmark tables\n\n{START}\nold numbers\n{END}\n\n## Notes\n\nMore.\n"
 
 
 def test_replace_section_only_between_markers():
-    out = replace_section(README, "| a | b |")
-    assert out == README.replace("old numbers", "| a | b |")
-    assert replace_section(out, "new") == README.replace("old numbers", "new")  # idempotent shape
+    out = replace_section(PAGE, "| a | b |")
+    assert out == PAGE.replace("old numbers", "| a | b |")
+    assert replace_section(out, "new") == PAGE.replace("old numbers", "new")  # idempotent shape
     appended = replace_section("# Project\n", "numbers")
     assert appended == f"# Project\n\n## Results\n\n{START}\nnumbers\n{END}\n"
     with pytest.raises(ValueError):
@@ -57,12 +58,12 @@ def fake_results(folder: Path) -> None:
                  seconds=1, argv=["perf"], folder=folder)
 
 
-def test_report_tables_plots_and_readme(tmp_path):
+def test_report_tables_plots_and_results_page(tmp_path):
     folder = tmp_path / "results"
     fake_results(folder)
-    readme = tmp_path / "README.md"
-    readme.write_text(README)
-    path, markdown, missing = make_report(folder, readme)
+    page = tmp_path / "RESULTS.md"
+    page.write_text(PAGE)
+    path, markdown, missing = make_report(folder, page)
     assert missing == []
     assert Path(path).read_text().count("| ---") >= 5
     for needed in ("Publication set", "top-1 linked", "Phenotype synonyms", "50.0 % / 0.800", "500×",
@@ -70,46 +71,74 @@ def test_report_tables_plots_and_readme(tmp_path):
         assert needed in markdown, needed
     assert sorted(p.name for p in (folder / "plots").iterdir()) == ["domain.png", "scaling.png", "stages.png",
                                                                     "temperature.png"]
-    text = readme.read_text()
-    before, after = README.split("old numbers")
+    text = page.read_text()
+    before, after = PAGE.split("old numbers")
     assert text.startswith(before) and text.endswith(after) and "old numbers" not in text
     assert "(results/plots/scaling.png)" in text
 
 
-def test_a_report_missing_sections_leaves_the_readme_alone(tmp_path):
-    """A machine that holds only some runs must not drop the README's other published figures."""
+def test_a_report_missing_sections_leaves_the_results_page_alone(tmp_path):
+    """A machine that holds only some runs must not drop the results page's other published figures."""
     full, partial = tmp_path / "full", tmp_path / "partial"
     fake_results(full)
-    readme = tmp_path / "README.md"
-    readme.write_text(README)
-    make_report(full, readme)
-    published = readme.read_text()
+    page = tmp_path / "RESULTS.md"
+    page.write_text(PAGE)
+    make_report(full, page)
+    published = page.read_text()
     assert "**Latency per stage**" in published
     results.save("temperature", "cypher-grounded", {"mode": "cypher", "backend": "grounded", "questions": 2,
                  "sigma_top1_linked": 0.0, "by_temperature": []}, seconds=1, argv=["temperature"], folder=partial)
-    _, markdown, missing = make_report(partial, readme)
+    _, markdown, missing = make_report(partial, page)
     assert "Latency per stage" in missing and "Domain questions: coverage and semantic score per task" in missing
     assert "Latency per stage" not in markdown  # RESULTS.md shows what there is
-    assert readme.read_text() == published
-    done = subprocess.run([sys.executable, "-m", "bench", "report", "--results-dir", str(partial), "--readme",
-                           str(readme)], cwd=REPO, env={**os.environ}, capture_output=True, text=True, timeout=120)
+    assert page.read_text() == published
+    done = subprocess.run([sys.executable, "-m", "bench", "report", "--results-dir", str(partial), "--results-page",
+                           str(page)], cwd=REPO, env={**os.environ}, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "left alone" in done.stdout and "Latency per stage" in done.stdout
-    assert readme.read_text() == published
+    assert page.read_text() == published
 
 
 def test_report_command_line(tmp_path):
     folder = tmp_path / "results"
     fake_results(folder)
-    readme = tmp_path / "README.md"
-    readme.write_text(README)
-    done = subprocess.run([sys.executable, "-m", "bench", "report", "--results-dir", str(folder), "--readme",
-                           str(readme), "--json"], cwd=REPO, env={**os.environ}, capture_output=True, text=True,
+    page = tmp_path / "RESULTS.md"
+    page.write_text(PAGE)
+    done = subprocess.run([sys.executable, "-m", "bench", "report", "--results-dir", str(folder), "--results-page",
+                           str(page), "--json"], cwd=REPO, env={**os.environ}, capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
-    assert out["readme"] == str(readme) and Path(out["report"]).exists() and "Targets" in out["markdown"]
+    assert out["results_page"] == str(page) and Path(out["report"]).exists() and "Targets" in out["markdown"]
     assert not (folder / "report").exists()  # the report is made from results, not stored as one
+
+
+def test_the_results_page_is_results_md_at_the_root_by_default(tmp_path, capsys):
+    """`report` and `all` refresh RESULTS.md at the repository root unless told otherwise; --readme and
+    --no-readme are hidden aliases of --results-page and --no-results-page."""
+    from bench.__main__ import build_parser, main
+    from bench.report import RESULTS_PAGE, add_results_page_arguments, results_page
+
+    assert RESULTS_PAGE == REPO_ROOT / "RESULTS.md"
+    parser = build_parser()
+    for command in ("report", "all"):
+        assert results_page(parser.parse_args([command])) == RESULTS_PAGE
+        assert results_page(parser.parse_args([command, "--results-page", "X.md"])) == Path("X.md")
+        assert results_page(parser.parse_args([command, "--readme", "X.md"])) == Path("X.md")
+        assert results_page(parser.parse_args([command, "--no-results-page"])) is None
+        assert results_page(parser.parse_args([command, "--no-readme"])) is None
+    bare = argparse.ArgumentParser()
+    add_results_page_arguments(bare)
+    assert "--results-page" in bare.format_help() and "--readme" not in bare.format_help()
+
+    folder = tmp_path / "results"
+    fake_results(folder)
+    page = tmp_path / "RESULTS.md"
+    page.write_text(PAGE)
+    assert main(["report", "--results-dir", str(folder), "--results-page", str(page), "--no-results-page",
+                 "--json", "--torch-threads", "0"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["results_page"] is None and out["results_page_kept"] == [] and page.read_text() == PAGE
 
 
 def test_a_command_is_one_module_with_a_register(monkeypatch, capsys):
