@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import time
-from pathlib import Path
 from typing import Any
 
 from bench import diagnosis, domain, perf, repeat, report, results

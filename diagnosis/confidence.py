@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 MODEL_PATH = Path(__file__).with_name("confidence_model.json")
-# Below this probability the app says "low confidence" (documented in the README).
+# Below this probability the app says "low confidence" (docs/diagnosis.md).
 LOW_CONFIDENCE = 0.5
 FEATURES = ("margin", "gene", "variant", "cases", "gene_candidates", "similarity", "exact_share", "phenotypes",
             "information", "annotated", "selective")

@@ -30,7 +30,7 @@ TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 
 @dataclass(frozen=True)
 class AccessSettings:
-    """Who may use the app and where their history is kept (the users issue; see README, "Users")."""
+    """Who may use the app and where their history is kept (docs/users.md)."""
 
     state_dir: Path  # users file, history database, audit log, session secret (FPKG_STATE_DIR)
     users_file_value: str | None = None  # FPKG_USERS_FILE; default: users.json in the state folder
