@@ -33,7 +33,7 @@ def ranked_rows(result: PipelineResult) -> list[list]:
         marker = f"{position} ✓" if ranked is result.predicted else str(position)
         parts = (round(ranked.parts.get(k, 0.0), 3) for k in WEIGHTS)
         ids = " / ".join(filter(None, (ranked.disease_id, *ranked.other_ids)))
-        rows.append([marker, ranked.name, round(ranked.score, 3), *parts, ranked.option or "",
+        rows.append([marker, ranked.title, round(ranked.score, 3), *parts, ranked.option or "",
                      ids or ("not in graph" if not ranked.in_graph else ""), "; ".join(ranked.evidence)])
     return rows
 

@@ -28,6 +28,7 @@ TIMEOUT_MS = 60_000
 LETTERS = "ABCD"
 IMPRECISION = 0.3  # the chance a sampled term is replaced by one of its parents
 MIN_TERMS = 3  # HPO facial annotations a disease needs to be simulated
+SPLITS = ("dev", "test")
 DISTRACTOR_POOL = 30  # distractors come from the diseases sharing the most terms with the case
 
 SAMPLES = "MATCH (s:Sample) OPTIONAL MATCH (s)-[:From]->(a:Article) RETURN s.nid AS sample, a.pmid AS pmid"

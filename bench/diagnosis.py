@@ -22,10 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bench.devsets import SPLITS, split_of
 from bench.results import variant_name
 from bench.runtime import PUBLICATION, percentiles, progress, question_file
 from fpkg.errors import BenchError, InputError
-from fpkg.names import normalise
+from fpkg.names import normalise, without_abbreviation
 from llm.factory import known_backends
 from retrieval.options import link_option, split_question
 from retrieval.retriever import MODES
@@ -43,8 +44,10 @@ class Question:
     pmid: int | None = None
 
 
-def read_questions(path: Path, *, need_pmid: bool = False, limit: int | None = None) -> list[Question]:
-    """The questions of a CSV file; a clear BenchError when a needed column or value is missing."""
+def read_questions(path: Path, *, need_pmid: bool = False, limit: int | None = None,
+                   split: str | None = None) -> list[Question]:
+    """The questions of a CSV file; a clear BenchError when a needed column or value is missing.
+    `split` (dev or test): only the questions whose disease (`omim_id` column) falls in it."""
     if not path.is_file():
         raise BenchError(f"no question file at {path}")
     with open(path, encoding="utf-8-sig", newline="") as f:
@@ -53,6 +56,9 @@ def read_questions(path: Path, *, need_pmid: bool = False, limit: int | None = N
         missing = [c for c in REQUIRED_COLUMNS if c not in columns]
         if missing:
             raise BenchError(f"{path.name} lacks the column(s) {', '.join(missing)} (it has: {', '.join(columns)})")
+        if split and "omim_id" not in columns:
+            raise BenchError(f"--split needs an omim_id column naming each question's disease; "
+                             f"{path.name} has only: {', '.join(columns)}")
         if need_pmid and "pmid" not in columns:
             raise BenchError(f"--hold-out-case needs a pmid column naming each question's paper; "
                              f"{path.name} has only: {', '.join(columns)}")
@@ -60,6 +66,8 @@ def read_questions(path: Path, *, need_pmid: bool = False, limit: int | None = N
         for index, row in enumerate(reader):
             if limit is not None and len(questions) >= limit:
                 break
+            if split and split_of(row["omim_id"].strip()) != split:
+                continue
             questions.append(Question(index, row["Patient_question"], row["True_answer"].strip(),
                                       _pmid(row.get("pmid"), index, path.name, need_pmid)))
     if not questions:
@@ -94,10 +102,12 @@ class Judge:
     def judge(self, predicted, true_answer: str) -> tuple[bool, bool]:
         if predicted is None:
             return False, False
-        strict = normalise(predicted.name) == normalise(true_answer)
+        # a member shown with its group (diagnosis/groups.py) names the group too
+        names = {normalise(predicted.name), normalise(without_abbreviation(predicted.group or ""))}
+        strict = normalise(true_answer) in names
         node = predicted.node_id if predicted.node_id is not None else self.node_of(predicted.name)
         truth = self.node_of(true_answer)
-        return strict, strict or (truth is not None and node == truth)
+        return strict, strict or (truth is not None and truth in (node, predicted.group_node))
 
 
 def diagnose_one(pipeline, question: Question, *, mode: str, backend: str | None, temperature: float = 0.0,
@@ -218,6 +228,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hold-out-case", action="store_true",
                         help="drop the question's own paper (pmid column) from the evidence")
     parser.add_argument("--limit", type=int, help="only the first N questions")
+    parser.add_argument("--split", choices=SPLITS,
+                        help="only the questions whose disease (omim_id column) falls in this split (bench/devsets.py)")
     parser.add_argument("--temperature", type=float, default=0.0)
     parser.add_argument("--seed", type=int, default=0)
 
@@ -231,9 +243,9 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
 
 def handle(args: argparse.Namespace, context) -> tuple[str, dict[str, Any], str]:
     path = question_file(context.settings, args.questions, PUBLICATION)
-    questions = read_questions(path, need_pmid=args.hold_out_case, limit=args.limit)
+    questions = read_questions(path, need_pmid=args.hold_out_case, limit=args.limit, split=args.split)
     result = run(context.pipeline, questions, mode=args.mode, backend=args.backend, hold_out=args.hold_out_case,
                  temperature=args.temperature, seed=args.seed, source=path.stem)
     variant = variant_name(path.stem, args.mode, result["backend"], args.hold_out_case and "holdout",
-                           args.limit and f"limit{args.limit}", args.temperature and f"t{args.temperature}")
+                           args.split, args.limit and f"limit{args.limit}", args.temperature and f"t{args.temperature}")
     return variant, result, summary(result)

@@ -23,7 +23,7 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from bench.baseline import PlainBaseline
-from bench.devsets import DevCase, lopo_cases, simulated_cases
+from bench.devsets import SPLITS, DevCase, lopo_cases, simulated_cases
 from bench.diagnosis import conflict_counts, conflicts_line
 from bench.reliability import calibration, reliability_markdown
 from bench.results import variant_name
@@ -36,7 +36,6 @@ from kg_dump.hpo_layer import hpo_release
 
 CONDITIONS = {"lopo": ("gene_variant_phenotypes",),
               "simulated": ("gene_phenotypes", "phenotypes_only", "few_phenotypes", "four_options")}
-SPLITS = ("dev", "test")
 TOP_K = 10
 
 
@@ -72,9 +71,10 @@ def ranker_position(ranked: list[RankedDisease], case: DevCase) -> int | None:
         if case.options:
             right = answer.option is not None and answer.option == case.truth_option
         else:
-            ids = {answer.disease_id, *answer.other_ids} - {None}  # an Orphanet group shown with its subtype
-            right = (answer.node_id is not None and answer.node_id == case.truth_node) or (
-                case.truth_disease_id in ids)
+            ids = {answer.disease_id, *answer.other_ids} - {None}  # an Orphanet twin shown with its OMIM entry
+            # a member shown with its group names the group too (diagnosis/groups.py)
+            right = (case.truth_node is not None and case.truth_node in (answer.node_id, answer.group_node)) \
+                or case.truth_disease_id in ids
         if right:
             return position
     return None

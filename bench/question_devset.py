@@ -46,13 +46,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from bench.devsets import split_of
+from bench.devsets import SPLITS, split_of
 from bench.results import results_dir, variant_name
 from fpkg.errors import BenchError
 from fpkg.names import fold_name, normalise
 from kg_dump.hpo_layer import hpo_release, load_hpo_layer
 
-SPLITS = ("dev", "test")
 COLUMNS = ("task", "question", "reference", "split")
 ITEM_SEPARATOR = " ; "
 YES, NOT_RECORDED = "Yes", "Not recorded"

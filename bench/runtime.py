@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import statistics
 import sys
 from collections.abc import Iterable, Iterator
@@ -30,9 +31,18 @@ def dataset(settings: Settings, name: str) -> Path:
     if local in DATA_FILES:
         return data_file(settings.data_dir, local)
     path = settings.data_dir / local
+    if not path.is_file() and (phenopackets_dir(settings) / name).is_file():
+        return phenopackets_dir(settings) / name
     if not path.is_file():
         raise BenchError(f"{path} does not exist (is FPKG_DATA_DIR the FPKG data folder?)")
     return path
+
+
+def phenopackets_dir(settings: Settings) -> Path:
+    """The real-patient development set (GA4GH phenopacket-store): PHENOPACKETS_DIR, else the
+    `phenopackets-dev/` folder beside the FPKG data folder."""
+    given = os.environ.get("PHENOPACKETS_DIR")
+    return Path(given) if given else settings.data_dir.parent / "phenopackets-dev"
 
 
 def question_file(settings: Settings, given: Path | None, default: str) -> Path:

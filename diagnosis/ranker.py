@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from diagnosis.confidence import ConfidenceModel, case_shape
 from diagnosis.confidence import features as confidence_features
 from diagnosis.conflicts import CHECKED_DISEASES, Conflict, against_exclusions, co_carried, variant_vs_gene
+from diagnosis.groups import DiseaseGroups
 from diagnosis.ontology import PhenotypeOntology
 from diagnosis.phenotype_match import PhenotypeMatcher, PhenotypeScores
 from diagnosis.profiles import DiseaseProfiles
@@ -74,7 +75,19 @@ class RankedDisease:
     in_graph: bool = True
     exact: int = 0  # patient terms the disease is annotated with exactly (breaks ties)
     annotated: int = 0  # facial phenotypes the disease is annotated with
-    other_ids: tuple[str, ...] = ()  # the same disease's other entries (an Orphanet group)
+    other_ids: tuple[str, ...] = ()  # the same disease's other entries (an Orphanet twin)
+    group: str | None = None  # the group this member was chosen from ("Loeys-Dietz syndrome (ORPHA:60030)")
+    group_node: int | None = None
+    members: int = 0  # a group left standing: how many diseases it holds (diagnosis/groups.py)
+
+    @property
+    def title(self) -> str:
+        """The name as an answer shows it: a member with its group beside it, a group said to be one."""
+        if self.group:
+            return f"{self.name}, in the group {self.group}"
+        if self.members:
+            return f"{self.name} (a group of {self.members} diseases)"
+        return self.name
 
 
 @dataclass
@@ -105,6 +118,7 @@ class DiagnosisRanker:
         self.profiles = profiles if profiles is not None else DiseaseProfiles.from_store(reads)
         self.matcher = PhenotypeMatcher(ontology, self.profiles)
         self.twin_of = find_twins(*_twin_inputs(reads, self.profiles))
+        self.groups = DiseaseGroups.from_store(reads)
         self.confidence_model = ConfidenceModel.load()
 
     def rank(self, case: DiagnosisCase, hold_out: HoldOut = NOTHING_HELD_OUT) -> Diagnosis:
@@ -133,7 +147,9 @@ class DiagnosisRanker:
             ranked, missing = self._rank_options(case.options, option_links, scored, gene)
             links += list(option_links.values())
         else:
-            ranked = merge_twins(sorted(scored.values(), key=_order), self.twin_of)[:TOP_N]
+            ordered = merge_twins(sorted(scored.values(), key=_order), self.twin_of)
+            caused = set(evidence.gene_sources) if gene is not None else set()
+            ranked = self.groups.resolve(ordered, caused)[:TOP_N]
             missing = []
         if not ranked:
             notices.append("The graph holds no disease for this gene or these phenotypes.")
@@ -227,8 +243,14 @@ class DiagnosisRanker:
                                             annotated=found.annotated))
                 continue
             missing.append(f"{letter}. {name}")
-            parts, lines = {}, ["not in the graph"]
-            if gene is not None and _names_gene(name, gene.name):
+            link = option_links[letter]
+            known = f"known to MONDO as {link.name} ({', '.join(link.ids)}), " if link.ids else ""
+            parts, lines = {}, [f"{known}not in the graph's annotations"]
+            mondo_gene = self.linker.mondo.series_gene.get(link.ids[-1]) if link.ids else None
+            if gene is not None and (mondo_gene or "").upper() == gene.name.upper():
+                parts["gene"] = WEIGHTS["gene"]
+                lines.append(f"MONDO names {gene.name} as its gene")
+            elif gene is not None and _names_gene(name, gene.name):
                 parts["gene"] = WEIGHTS["gene"]
                 lines.append(f"its name names the patient's gene {gene.name}")
             elif gene is not None and not gene_supports_one:
@@ -242,7 +264,8 @@ class DiagnosisRanker:
 
 
 _GENE_LINKS = "MATCH (g:Genotype)-[:Cause]->(d:Disease) RETURN d.nid AS disease, g.nid AS gene"
-_DISEASE_IDS = "MATCH (d:Disease) RETURN d.nid AS disease, d.disease_id AS did, d.dname AS name"
+_DISEASE_IDS = ("MATCH (d:Disease) RETURN d.nid AS disease, d.disease_id AS did, d.dname AS name, "
+                "d.mondo_id AS mondo, d.group_size AS group_size")
 
 
 def _twin_inputs(store: GraphStore, profiles: DiseaseProfiles) -> tuple:
@@ -256,7 +279,9 @@ def _twin_inputs(store: GraphStore, profiles: DiseaseProfiles) -> tuple:
     # HPO's own annotations: FPKG's published cases would make a twin look unlike its Orphanet entry
     annotated = {disease: {a.phenotype for a in found if "HPO" in a.source}
                  for disease, found in profiles.by_disease.items()}
-    return {d: frozenset(g) for d, g in genes.items()}, ids, annotated, names
+    mapped = {row["disease"] for row in rows if row["mondo"]}
+    groups = {row["disease"] for row in rows if row["group_size"]}
+    return {d: frozenset(g) for d, g in genes.items()}, ids, annotated, names, mapped, groups
 
 
 def _names_gene(name: str, gene: str) -> bool:

@@ -1,50 +1,33 @@
-"""One entry per disease: an Orphanet entry is shown with the OMIM entry it duplicates or groups.
+"""One entry per disease where MONDO is silent: an Orphanet entry shown with the OMIM entry it duplicates.
 
-Two rules, each documented by its tests (`tests/retrieval/test_twins.py`):
-- **Group over subtypes**, by name: Orphanet often has one entry for a disease that OMIM splits
-  into numbered subtypes (ORPHA:861 "Treacher-Collins syndrome" over OMIM:154500 "Treacher Collins
-  syndrome 1"); the ORPHA name must equal the OMIM name without its subtype number.
-- **Twins**, by evidence: an ORPHA entry and an OMIM entry that HPO links to exactly the same genes
-  (one or more), whose names say they are one disease, or whose annotations do. By name, first match:
+MONDO decides first (`kg_dump.disease_identity`: entries with one MONDO id are one node, entries with
+two are two diseases, and a group is never one of its members). These rules pair only an Orphanet and
+an OMIM node of which at least one has no MONDO id, neither a group. Each rule is documented by its
+tests (`tests/diagnosis/test_twins.py`): an ORPHA entry and an OMIM entry that HPO links to exactly the
+same genes (one or more), whose names say they are one disease, or whose annotations do. By name,
+first match:
   1. the same words, in any order, leaving out "syndrome", "disease", "type" and joining words (ORPHA
-     "Spinocerebellar ataxia type 6" and OMIM "SPINOCEREBELLAR ATAXIA 6", "Progressive osseous
-     heteroplasia" and "Osseous heteroplasia, progressive"): a subtype number or an inheritance word
-     on one side only keeps them apart. Their facial annotations often overlap little: HPO's
-     curators annotate the two sources separately;
+     "Spinocerebellar ataxia type 6" and OMIM "SPINOCEREBELLAR ATAXIA 6"): a subtype number or an
+     inheritance word on one side only keeps them apart;
   2. the ORPHA name is the OMIM entry's other name, in brackets after it ("H syndrome" and
      "Histiocytosis-lymphadenopathy plus syndrome (H syndrome)");
   3. the ORPHA name's words are all in the OMIM name, the only such entry of the genes, and they share
-     an annotation ("Microcephaly-lymphedema-chorioretinopathy syndrome" and "Microcephaly with or
-     without chorioretinopathy, lymphedema, or mental retardation": a group and its subtype, as above).
-  Else by annotations: they overlap (Jaccard ≥ 0.3), the most overlapping OMIM entry when several
-  qualify (ORPHA "Severe intellectual disability-progressive spastic diplegia syndrome" and
-  OMIM:617296 "Neurodevelopmental disorder with spastic diplegia and visual defects", both CTNNB1).
-Two OMIM entries never merge ("Noonan syndrome 1" and "Noonan syndrome 3" stay apart), nor two
-ORPHA entries. In a ranking the pair is one candidate, at the better of its two places, named by
-the OMIM entry and carrying both ids. Entries whose names are the same once folded are already one
-node in the graph (`kg_dump.merge`).
+     an annotation.
+  Else by annotations: they overlap (Jaccard ≥ 0.3), the most overlapping OMIM entry when several qualify.
+Two OMIM entries never pair, nor two ORPHA entries. In a ranking the pair is one candidate, at the
+better of its two places, named by the OMIM entry and carrying both ids.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from fpkg.names import abbreviation, fold_name, without_abbreviation
-
-# "<stem> 1", "<stem> type 2", "<stem> 1a", "<stem> type b"
-_SUBTYPE = re.compile(r"^(?P<stem>.+?)(?: type)? (?:\d+[a-z]?|[a-z])$")
 
 
 def _bare(name: str) -> str:
     """The folded name without the abbreviation after it."""
     return fold_name(without_abbreviation(name))
-
-
-def subtype_stem(name: str) -> str | None:
-    """The folded name without its abbreviation and subtype number, or None when it names no subtype."""
-    match = _SUBTYPE.match(_bare(name))
-    return match.group("stem") if match else None
 
 
 # words that name no feature of a disease: "Mucolipidosis type IV" is "Mucolipidosis IV"
@@ -67,19 +50,25 @@ MIN_OVERLAP = 0.3
 
 
 def find_twins(genes: dict[int, frozenset[int]], disease_ids: dict[int, str],
-               profiles: dict[int, set[int]], names: dict[int, str] | None = None) -> dict[int, int]:
-    """ORPHA disease node -> the OMIM disease node that is the same disease (rule 2 above)."""
+               profiles: dict[int, set[int]], names: dict[int, str] | None = None,
+               mapped: set[int] = frozenset(), groups: set[int] = frozenset()) -> dict[int, int]:
+    """ORPHA disease node -> the OMIM disease node that is the same disease (the rules above).
+    `mapped`: the nodes MONDO maps; `groups`: the nodes that are groups (never paired)."""
     names = names or {}
     omim_by_genes: dict[frozenset[int], list[int]] = {}
     for disease, gene_set in genes.items():
-        if gene_set and disease_ids.get(disease, "").startswith("OMIM:"):
+        if gene_set and disease_ids.get(disease, "").startswith("OMIM:") and disease not in groups:
             omim_by_genes.setdefault(gene_set, []).append(disease)
     twins = {}
     for disease, gene_set in genes.items():
-        if not disease_ids.get(disease, "").startswith("ORPHA:") or gene_set not in omim_by_genes:
+        if not disease_ids.get(disease, "").startswith("ORPHA:") or gene_set not in omim_by_genes \
+                or disease in groups:
             continue
         mine = profiles.get(disease, set())
-        omims = {omim: names.get(omim, "") for omim in omim_by_genes[gene_set]}
+        omims = {omim: names.get(omim, "") for omim in omim_by_genes[gene_set]
+                 if disease not in mapped or omim not in mapped}  # two mapped entries: MONDO has spoken
+        if not omims:
+            continue
         sharing = {omim for omim in omims if mine & profiles.get(omim, set())}
         by_name = _namesake(names.get(disease, ""), omims, sharing)
         if by_name is not None:
@@ -111,42 +100,33 @@ def _jaccard(a: set[int], b: set[int]) -> float:
 
 
 def merge_twins(ranked: list, twin_of: dict[int, int] | None = None) -> list:
-    """`ranked` (best first) with each ORPHA entry folded into its OMIM subtype or twin when both are
-    ranked (`twin_of`: ORPHA node -> OMIM node, from `find_twins`)."""
-    subtype_of_stem: dict[str, int] = {}
-    place_of_node: dict[int, int] = {}
+    """`ranked` (best first) with each ORPHA entry folded into its OMIM twin when both are ranked
+    (`twin_of`: ORPHA node -> OMIM node, from `find_twins`), at the better of the two places."""
+    place_of_node = {}
     for place, entry in enumerate(ranked):
-        stem = subtype_stem(entry.name)
-        if stem and (entry.disease_id or "").startswith("OMIM:"):
-            subtype_of_stem.setdefault(stem, place)
         place_of_node.setdefault(entry.node_id, place)
-    group_of: dict[int, int] = {}  # OMIM entry's place -> ORPHA entry's place
+    orpha_of: dict[int, int] = {}  # OMIM entry's place -> ORPHA entry's place
     for place, entry in enumerate(ranked):
-        if not (entry.disease_id or "").startswith("ORPHA:"):
-            continue
-        subtype = subtype_of_stem.get(fold_name(entry.name))
-        if subtype is None:
-            subtype = place_of_node.get((twin_of or {}).get(entry.node_id))
-        if subtype is not None and subtype not in group_of:
-            group_of[subtype] = place
-    skipped = set(group_of) | set(group_of.values())
+        twin = place_of_node.get((twin_of or {}).get(entry.node_id))
+        if twin is not None and twin not in orpha_of:
+            orpha_of[twin] = place
+    folded = set(orpha_of) | set(orpha_of.values())
     out = []
     for place, entry in enumerate(ranked):
-        if place not in skipped:
+        if place not in folded:
             out.append(entry)
             continue
-        subtype = place if place in group_of else next(s for s, g in group_of.items() if g == place)
-        group = group_of[subtype]
-        if place != min(subtype, group):
-            continue  # shown at the better of the two places
-        out.append(_merged(ranked[subtype], ranked[group], scored_by_group=group < subtype))
+        omim = place if place in orpha_of else next(o for o, orpha in orpha_of.items() if orpha == place)
+        orpha = orpha_of[omim]
+        if place == min(omim, orpha):  # shown at the better of the two places
+            out.append(_merged(ranked[omim], ranked[orpha], scored_by_orpha=orpha < omim))
     return out
 
 
-def _merged(subtype, group, *, scored_by_group: bool):
-    best = group if scored_by_group else subtype
-    note = f"shown as one entry with {group.disease_id} {group.name} (its Orphanet entry)"
-    if scored_by_group:
+def _merged(omim, orpha, *, scored_by_orpha: bool):
+    best = orpha if scored_by_orpha else omim
+    note = f"shown as one entry with {orpha.disease_id} {orpha.name} (its Orphanet entry)"
+    if scored_by_orpha:
         note += "; the score is the Orphanet entry's"
-    return replace(best, name=subtype.name, disease_id=subtype.disease_id,
-                   other_ids=(*subtype.other_ids, group.disease_id), evidence=[*best.evidence, note])
+    return replace(best, name=omim.name, disease_id=omim.disease_id,
+                   other_ids=(*omim.other_ids, orpha.disease_id), evidence=[*best.evidence, note])

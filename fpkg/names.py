@@ -48,3 +48,34 @@ def short_variant(details: str) -> str:
     'c.3159C > G' (FPKG's `details` run on with the protein change and the exon)."""
     short = re.split(r"[;,]| \(| in exon", details or "")[0]
     return " ".join(short.split()) or "unnamed variant"  # papers' odd spaces (U+2005) made plain
+
+
+# A Roman numeral as a whole word (i, iv, xiv, xxi ...): a subtype, never a typo of another one
+_ROMAN = re.compile(r"^(?=[ivxlcdm]+$)m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
+
+
+def name_markers(words: list[str]) -> list[str]:
+    """The words that tell one numbered or lettered disease from another: numbers and codes with a digit
+    ("22", "1dd"), Roman numerals ("xiv") and single letters ("group j")."""
+    return [w for w in words if len(w) == 1 or _ROMAN.match(w) or any(c.isdigit() for c in w)]
+
+
+def keeps_identity(mention: str, name: str, known_words: set[str], ordered: bool = True) -> bool:
+    """Whether reading `mention` as `name` is only a typo, not another disease: the two have the same
+    numbers, Roman numerals and subtype letters, as many words, and no word of the mention that is a
+    known word (of two or more names) became another known word ("with ataxia" is not "with alopecia";
+    "Kabukki" may be "Kabuki"), filler words ("syndrome", "type") aside. Unordered (for a match that sorts the words): the words only one side
+    has, filler words aside, are as many on each side, and none of the mention's is a known word."""
+    said, meant = normalise(mention).split(), normalise(name).split()
+    if ordered:  # filler words aside: "Hutchinson-Gilford progeria" is "... progeria syndrome"
+        said, meant = [w for w in said if w not in _FILLER], [w for w in meant if w not in _FILLER]
+        if len(said) != len(meant) or name_markers(said) != name_markers(meant):
+            return False
+        return not any(a != b and a in known_words and b in known_words for a, b in zip(said, meant, strict=True))
+    if sorted(name_markers(said)) != sorted(name_markers(meant)):
+        return False
+    only_said, only_meant = set(said) - set(meant) - _FILLER, set(meant) - set(said) - _FILLER
+    return len(only_said) == len(only_meant) and not only_said & known_words
+
+
+_FILLER = frozenset({"type", "the", "of", "syndrome", "disease"})  # "Mucolipidosis type IV" is "Mucolipidosis IV"

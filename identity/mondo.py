@@ -122,6 +122,12 @@ class Mondo:
         return self.labels.get(mondo_id, mondo_id)
 
 
+def tables_fingerprint(folder: Path) -> str:
+    """Which tables a graph was built with (sizes and times): a change rebuilds it."""
+    found = [(name, (folder / name).stat()) for name in TABLES if (folder / name).is_file()]
+    return ";".join(f"{name}:{stat.st_size}:{int(stat.st_mtime)}" for name, stat in found) or "none"
+
+
 def default_mondo_dir(data_dir: Path) -> Path:
     """The `mondo/` folder beside the FPKG data folder (the shared data layout), else inside it."""
     beside = data_dir.parent / "mondo"

@@ -103,6 +103,30 @@ def _print_store_counts(store, report) -> None:
         _print_counter("relationships added from HPO", Counter(report.added.get("relationships", {})))
         _print_counter("FPKG relationships confirmed by HPO",
                        Counter(report.added.get("relationships_merged", {})))
+        _print_identity(report)
+
+
+def _print_identity(report) -> None:
+    """What MONDO told apart and together (`kg_dump.disease_identity`), or that it was missing."""
+    if not report.mondo_release:
+        print("\ndisease identity: no MONDO tables found (MONDO_DATA_DIR): OMIM and Orphanet entries merge "
+              "by name only")
+        return
+    identity = report.identity
+    print(f"\ndisease identity from MONDO ({report.mondo_release}):")
+    print(f"  FPKG diseases matched by name: {identity['fpkg_by_name']}, by OMIM id: {identity['fpkg_by_id']}, "
+          f"unmapped: {len(identity['fpkg_unmapped'])}")
+    for title, names in (("FPKG names that are groups", identity["fpkg_groups"]),
+                         ("FPKG names and ids that disagree (the id kept)", identity["fpkg_conflicts"]),
+                         ("FPKG names MONDO does not map", identity["fpkg_unmapped"])):
+        if names:
+            print(f"  {title}: " + "; ".join(names))
+    print(f"  disease nodes with a MONDO id: {sum(identity['mapped'].values())}, without: "
+          f"{sum(identity['unmapped'].values())}; groups: {identity['groups']}, member_of edges: "
+          f"{identity['member_edges']}")
+    series = identity["series_links"]
+    print(f"  series-artefact gene links on {series['entries']} entries: {series['moved']} moved to their member "
+          f"or series, {series['dropped']} dropped, {series['unsure']} kept (nothing tells the genes apart)")
 
 
 @contextmanager

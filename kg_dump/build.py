@@ -13,12 +13,13 @@ from pathlib import Path
 
 from fpkg.config import Settings
 from graphstore.graph import Graph
+from identity.mondo import Mondo, default_mondo_dir, tables_fingerprint
 from kg_dump.data_files import data_file
 from kg_dump.dump_reader import read_dump
 from kg_dump.hpo_layer import default_hpo_dir, load_hpo_layer, release_fingerprint
 from kg_dump.merge import merge_hpo, tag_fpkg_sources
 
-BUILD_VERSION = 3  # bump when the graph's shape changes, to force a rebuild
+BUILD_VERSION = 4  # bump when the graph's shape changes, to force a rebuild
 
 # (label, property) pairs that lookups and templates filter on.
 LOOKUP_INDEXES = [
@@ -39,6 +40,8 @@ class BuildReport:
     seconds: dict = field(default_factory=dict)
     skipped: bool = False
     hpo_release: str = ""  # hp.obo's data-version, e.g. "hp/releases/2025-01-16"
+    mondo_release: str = ""  # "" when the MONDO tables were not found: disease identity by names only
+    identity: dict = field(default_factory=dict)  # what MONDO matched, grouped and corrected
 
 
 def _inputs(settings: Settings, with_hpo: bool, hpo_dir: Path | None) -> dict:
@@ -47,7 +50,12 @@ def _inputs(settings: Settings, with_hpo: bool, hpo_dir: Path | None) -> dict:
     inputs = {"build_version": BUILD_VERSION, "dump_size": dump.stat().st_size, "with_hpo": with_hpo}
     if with_hpo:
         inputs["hpo"] = release_fingerprint(hpo_dir or settings.hpo_dir or default_hpo_dir())
+        inputs["mondo"] = tables_fingerprint(mondo_folder(settings))
     return inputs
+
+
+def mondo_folder(settings: Settings) -> Path:
+    return settings.mondo_dir or default_mondo_dir(settings.data_dir)
 
 
 def assemble_graph(settings: Settings, *, with_hpo: bool = True,
@@ -62,7 +70,10 @@ def assemble_graph(settings: Settings, *, with_hpo: bool = True,
         started = time.perf_counter()
         layer = load_hpo_layer(hpo_dir or settings.hpo_dir, settings.cache_dir)
         report.hpo_release = layer.release
-        merge_report = merge_hpo(graph, layer)
+        mondo = Mondo.load(mondo_folder(settings))
+        report.mondo_release = mondo.release
+        merge_report = merge_hpo(graph, layer, mondo)
+        report.identity = {**merge_report.identity.summary(), "series_links": merge_report.series.counts()}
         report.merged = dict(merge_report.merged)
         report.added = {"nodes": dict(merge_report.added_nodes),
                         "relationships": dict(merge_report.added_relationships),

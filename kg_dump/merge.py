@@ -13,7 +13,10 @@ from dataclasses import dataclass, field
 
 from fpkg.names import fold_name
 from graphstore.graph import Graph, Node, Relationship
-from graphstore.schema import AFFECT, CAUSE, EXHIBIT, FPKG, FPKG_AND_HPO, HPO, IS_A
+from graphstore.schema import AFFECT, CAUSE, DISEASE, EXHIBIT, FPKG, FPKG_AND_HPO, HPO, IS_A
+from identity.mondo import Mondo
+from identity.series import SeriesCorrections, correct_series_links
+from kg_dump.disease_identity import ID_SEPARATOR, IdentityReport, identify_fpkg_diseases, link_groups
 from kg_dump.hpo_layer import HpoLayer
 
 HPO_ID_OFFSET = 1_000_000  # new nodes and relationships get ids above FPKG's
@@ -26,6 +29,8 @@ class MergeReport:
     added_nodes: Counter = field(default_factory=Counter)
     added_relationships: Counter = field(default_factory=Counter)
     merged_relationships: Counter = field(default_factory=Counter)
+    identity: IdentityReport = field(default_factory=IdentityReport)
+    series: SeriesCorrections = field(default_factory=SeriesCorrections)
 
 
 def tag_fpkg_sources(graph: Graph) -> None:
@@ -85,11 +90,18 @@ class _Merger:
 EXCLUDES_SEPARATOR = ";"
 
 
-def merge_hpo(graph: Graph, layer: HpoLayer) -> MergeReport:
-    """Adds `layer` to `graph` in place (FPKG nodes must already carry `source`)."""
+def merge_hpo(graph: Graph, layer: HpoLayer, mondo: Mondo | None = None) -> MergeReport:
+    """Adds `layer` to `graph` in place (FPKG nodes must already carry `source`), with disease identity
+    from `mondo` (`kg_dump.disease_identity`; none when it is empty)."""
+    mondo = mondo or Mondo()
     merger = _Merger(graph)
+    identify_fpkg_diseases(graph, mondo, merger.report.identity)
     phenotype_ids = _merge_phenotypes(merger, layer)
-    disease_ids = _merge_diseases(merger, layer)
+    disease_ids = _merge_diseases(merger, layer, mondo)
+    gene_diseases, merger.report.series = correct_series_links(set(layer.gene_diseases), mondo)
+    for series in sorted({d for _, d in gene_diseases if d not in disease_ids}):  # a series' own entry
+        disease_ids[series] = merger.add_node(DISEASE, {"dname": mondo.label(mondo.of(series)),
+                                                        "disease_id": series, "mondo_id": mondo.of(series)}).id
     gene_ids = _merge_genes(merger, layer)
     for term in layer.phenotypes:
         for parent in term["parents"]:
@@ -98,9 +110,10 @@ def merge_hpo(graph: Graph, layer: HpoLayer) -> MergeReport:
         merger.link(disease_ids[disease_id], EXHIBIT, phenotype_ids[hpo_id], {"frequency": frequency})
     for symbol, hpo_id in layer.gene_phenotypes:
         merger.link(gene_ids[symbol], AFFECT, phenotype_ids[hpo_id])
-    for symbol, disease_id in layer.gene_diseases:
+    for symbol, disease_id in sorted(gene_diseases):
         merger.link(gene_ids[symbol], CAUSE, disease_ids[disease_id])
     _mark_exclusions(merger, layer, disease_ids)
+    merger.next_rel_id = link_groups(graph, mondo, merger.report.identity, merger.next_rel_id)
     return merger.report
 
 
@@ -144,26 +157,62 @@ def _merge_phenotypes(merger: _Merger, layer: HpoLayer) -> dict[str, int]:
     return ids
 
 
-def _merge_diseases(merger: _Merger, layer: HpoLayer) -> dict[str, int]:
-    by_disease_id = {n.properties["disease_id"]: n for n in merger.nodes_with("Disease")
-                     if n.properties.get("disease_id")}
-    by_name = {fold_name(n.properties.get("dname", "")): n for n in merger.nodes_with("Disease")}
+def _merge_diseases(merger: _Merger, layer: HpoLayer, mondo: Mondo) -> dict[str, int]:
+    """One node per disease: an entry joins the node of its id, else of its MONDO id, else of its name
+    when MONDO does not tell the two apart (`kg_dump.disease_identity`)."""
+    by_id: dict[str, Node] = {}
+    by_mondo: dict[str, Node] = {}
+    by_name: dict[str, Node] = {}
+    for node in merger.nodes_with(DISEASE):
+        _index(node, by_id, by_mondo, by_name)
     ids: dict[str, int] = {}
-    for disease_id, name in sorted(layer.diseases.items()):
-        node = by_disease_id.get(disease_id) or by_name.get(fold_name(name))
+    for disease_id, name in sorted(layer.diseases.items()):  # OMIM before ORPHA: an OMIM name is shown
+        mondo_id = mondo.of(disease_id)
+        node = by_id.get(disease_id) or (by_mondo.get(mondo_id) if mondo_id else None)
+        named = by_name.get(fold_name(name))
+        if node is None and named is not None and named.properties.get("mondo_id") in (None, mondo_id):
+            node = named
         if node is None:
-            properties = {"dname": name, "disease_id": disease_id}
+            properties = {"dname": name, "disease_id": disease_id, "mondo_id": mondo_id}
             if disease_id.startswith("OMIM:"):
                 properties["did"] = int(disease_id[5:])
-            node = merger.add_node("Disease", properties)
-            by_name[fold_name(name)] = node
+            node = merger.add_node(DISEASE, {k: v for k, v in properties.items() if v is not None})
         elif node.properties["source"] == HPO:  # one disease under an OMIM and an ORPHA id
-            node.properties.setdefault("orpha_id", disease_id)
+            _add_entry(node, disease_id, name)
         else:
-            merger.mark_merged(node, "Disease", {"disease_id": disease_id})
-            node.properties.setdefault("hpo_name", name)
+            merger.mark_merged(node, DISEASE, {"disease_id": disease_id, "mondo_id": mondo_id})
+            _add_entry(node, disease_id, name, "hpo_name")
+        _index(node, by_id, by_mondo, by_name)
         ids[disease_id] = node.id
     return ids
+
+
+def _index(node: Node, by_id: dict, by_mondo: dict, by_name: dict) -> None:
+    properties = node.properties
+    for disease_id in [properties.get("disease_id"), *_split(properties.get("other_ids"))]:
+        if disease_id:
+            by_id.setdefault(disease_id, node)
+    if properties.get("mondo_id"):
+        by_mondo.setdefault(properties["mondo_id"], node)
+    by_name.setdefault(fold_name(properties.get("dname", "")), node)
+
+
+def _add_entry(node: Node, disease_id: str, name: str, name_key: str = "other_names") -> None:
+    """Another entry's id and name on a node that already is the disease."""
+    properties = node.properties
+    if disease_id != properties.get("disease_id") and disease_id not in _split(properties.get("other_ids")):
+        properties["other_ids"] = ID_SEPARATOR.join([*_split(properties.get("other_ids")), disease_id])
+    if disease_id.startswith("ORPHA:"):
+        properties.setdefault("orpha_id", disease_id)
+    if fold_name(name) != fold_name(properties.get("dname", "")):
+        if name_key == "hpo_name":
+            properties.setdefault("hpo_name", name)
+        elif name not in _split(properties.get("other_names")):
+            properties["other_names"] = ID_SEPARATOR.join([*_split(properties.get("other_names")), name])
+
+
+def _split(value: object) -> list[str]:
+    return [part for part in str(value or "").split(ID_SEPARATOR) if part]
 
 
 def _merge_genes(merger: _Merger, layer: HpoLayer) -> dict[str, int]:

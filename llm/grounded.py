@@ -39,7 +39,8 @@ def write_diagnosis(diagnosis) -> str:
     if not diagnosis.ranked:
         return NO_EVIDENCE_REPLY
     top = diagnosis.answer
-    label = f"{top.option}. {top.name}" if top.option else top.name
+    name = getattr(top, "title", top.name)  # a member with its group beside it, a group said to be one
+    label = f"{top.option}. {name}" if top.option else name
     ident = f" ({top.disease_id})" if top.disease_id else ""
     lines = [f"Most likely: {label}{ident}, score {top.score:.2f}."]
     if top.evidence:

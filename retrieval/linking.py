@@ -1,9 +1,12 @@
 """Entity linking: a mention and its NER type → graph nodes with scores.
 
 Tried in order: exact name, synonym (both after normalising case, punctuation and
-plurals); then candidates from character n-gram TF-IDF and from sentence embeddings in
+plurals); for a disease, a name MONDO gives it (MONDO's, OMIM's or Orphanet's label: the node
+with that MONDO id, or, when the graph lacks the disease, a link without a node that carries
+its ids); then candidates from character n-gram TF-IDF and from sentence embeddings in
 FAISS: one a few edits away (rapidfuzz ratio) is taken as a typo, else the closest in
-meaning. Below the thresholds a mention links to nothing, and says so.
+meaning. A typo never changes a number, a Roman numeral, a subtype letter or a known word
+(`fpkg.names.keeps_identity`). Below the thresholds a mention links to nothing, and says so.
 """
 
 from __future__ import annotations
@@ -21,11 +24,12 @@ import sklearn
 from rapidfuzz import fuzz, process
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from fpkg.names import fold_name, normalise
+from fpkg.names import fold_name, keeps_identity, normalise
 from fpkg.pickles import read_pickle, write_pickle
 from fpkg.variant_keys import variant_keys
 from graphstore import schema
 from graphstore.store import GraphStore
+from identity.mondo import Mondo
 from retrieval.result import Link
 from retrieval.vector.embedder import embed
 
@@ -42,7 +46,8 @@ TYPO_MIN_CHARS = 7  # shorter names are too close to other names for one edit to
 _ALIAS_QUERIES = {
     "FacePhenotype": "MATCH (n:FacePhenotype) RETURN n.nid AS id, n.phenotypeName AS name, "
                      "n.synonyms AS synonyms",
-    "Disease": "MATCH (n:Disease) RETURN n.nid AS id, n.dname AS name, n.hpo_name AS synonyms",
+    "Disease": "MATCH (n:Disease) RETURN n.nid AS id, n.dname AS name, n.hpo_name AS synonyms, "
+               "n.other_names AS more_synonyms, n.mondo_id AS mondo",
     "Genotype": "MATCH (n:Genotype) RETURN n.nid AS id, n.geneName AS name, null AS synonyms",
 }
 _VARIATION_QUERY = ("MATCH (n:Variation) RETURN n.nid AS id, n.details AS name, "
@@ -71,8 +76,9 @@ def aliases_from_store(store: GraphStore) -> list[Alias]:
             if not row["name"]:
                 continue
             aliases.append(Alias(row["id"], label, row["name"], row["name"], False))
+            synonyms = [*_split_synonyms(row["synonyms"]), *_split_synonyms(row.get("more_synonyms"))]
             aliases.extend(Alias(row["id"], label, row["name"], synonym, True)
-                           for synonym in _split_synonyms(row["synonyms"])
+                           for synonym in dict.fromkeys(synonyms)
                            if synonym != row["name"] and synonym.lower() not in PLACEHOLDERS)
     return aliases
 
@@ -133,7 +139,8 @@ def _cached(make, aliases: list[Alias], folder: Path | None, kind: str):
 
 class EntityLinker:
     def __init__(self, aliases: list[Alias], cache_dir: Path | None = None,
-                 variations: list[dict] | None = None):
+                 variations: list[dict] | None = None, mondo: Mondo | None = None,
+                 disease_of_mondo: dict[str, int] | None = None):
         by_label: dict[str, list[Alias]] = defaultdict(list)
         for alias in aliases:
             by_label[alias.label].append(alias)
@@ -141,11 +148,15 @@ class EntityLinker:
                         for label, items in by_label.items()}
         self.variations = [(row["id"], row["name"], _hgvs_key(row["name"]), (row["gene"] or "").upper(),
                             variant_keys(row["name"])) for row in variations or [] if row["name"]]
+        self.mondo = mondo or Mondo()
+        self.disease_of_mondo = disease_of_mondo or {}  # MONDO id -> the disease node that has it
+        self.name_of_node = {a.node_id: a.name for a in by_label.get(schema.DISEASE, ())}
+        self.known_words = _known_words(aliases, self.mondo)
 
     @classmethod
-    def from_store(cls, store: GraphStore, cache_dir: Path | None = None) -> EntityLinker:
+    def from_store(cls, store: GraphStore, cache_dir: Path | None = None, mondo: Mondo | None = None) -> EntityLinker:
         variations = store.query(_VARIATION_QUERY, timeout_ms=60_000)
-        return cls(aliases_from_store(store), cache_dir, variations)
+        return cls(aliases_from_store(store), cache_dir, variations, mondo, _diseases_by_mondo(store))
 
     @staticmethod
     def _vectors(label: str, aliases: list[Alias], cache_dir: Path | None) -> np.ndarray | None:
@@ -188,6 +199,7 @@ class EntityLinker:
             match = process.extractOne(key, index.nearby.get((len(key), _initials(key)), ()), scorer=fuzz.ratio,
                                        score_cutoff=min_ratio * 100)
             found += [match] if match else []
+        found = [match for match in found if keeps_identity(mention, match[0], self.known_words)]
         if not found:
             return None
         best = max(found, key=lambda match: match[1])
@@ -224,9 +236,12 @@ class EntityLinker:
             alias = exact[0]
             return [Link(mention, entity_type, alias.node_id, label, alias.name, 1.0,
                          "synonym" if alias.is_synonym else "exact")]
-        # A typo: the n-gram and embedding candidates that are a few edits away.
+        if label == schema.DISEASE and (named := self.mondo_link(mention)) is not None:
+            return [named]
+        # A typo: the n-gram and embedding candidates that are a few edits away, the same disease or finding.
         candidates = [*self._by_ngrams(index, key, 20), *self._by_embedding(index, mention, k * 3)]
-        fuzzy = sorted(((fuzz.ratio(key, normalise(a.text)) / 100, a) for _, a, _ in candidates),
+        fuzzy = sorted(((fuzz.ratio(key, normalise(a.text)) / 100, a) for _, a, _ in candidates
+                        if keeps_identity(mention, a.text, self.known_words)),
                        key=lambda item: (-item[0], item[1].is_synonym, item[1].name))
         if fuzzy and fuzzy[0][0] >= FUZZY_THRESHOLD:
             scored = {}
@@ -240,6 +255,19 @@ class EntityLinker:
                     scored[alias.node_id] = (score, alias, method)
         ranked = sorted(scored.values(), key=lambda s: (-s[0], s[1].name))[:k]
         return [Link(mention, entity_type, a.node_id, label, a.name, round(s, 4), m) for s, a, m in ranked]
+
+    def mondo_link(self, mention: str) -> Link | None:
+        """The disease MONDO names so (its label, or an OMIM or Orphanet label it maps): the graph's node
+        with that MONDO id, else a link without a node that carries the disease's OMIM and MONDO ids."""
+        mondo_id = self.mondo.named(mention)
+        if mondo_id is None:
+            return None
+        label = self.mondo.label(mondo_id)
+        ids = tuple(x for x in (self.mondo.omim_of(mondo_id), mondo_id) if x)
+        node = self.disease_of_mondo.get(mondo_id)
+        if node is not None:
+            return Link(mention, "DISEASE", node, schema.DISEASE, self.name_of_node.get(node, label), 1.0, "mondo", ids)
+        return Link(mention, "DISEASE", None, None, label, 1.0, "mondo", ids)
 
     @staticmethod
     def _by_embedding(index: _LabelIndex, mention: str, k: int) -> list[tuple[float, Alias, str]]:
@@ -272,6 +300,32 @@ class EntityLinker:
                   for vid, name, _, vgene, changes in self.variations
                   if vgene == gene and keys & changes and vid not in found]
         return links
+
+
+def _known_words(aliases: list[Alias], mondo: Mondo) -> set[str]:
+    """Words of two names or more, the graph's and MONDO's: a typo turns no such word into another."""
+    texts = [a.text for a in aliases if a.label in (schema.DISEASE, schema.PHENOTYPE)]
+    texts += [*mondo.labels.values(), *mondo.xref_labels.values()]
+    uses = Counter(word for text in texts for word in set(normalise(text).split()))
+    # a word a few names misspell alike ("syndrom") is no word: one edit from a word ten times as common
+    common: dict[str, int] = {}
+    for word, count in uses.items():
+        for key in _deletions(word):
+            common[key] = max(common.get(key, 0), count)
+    return {word for word, count in uses.items() if count >= 2 and not any(
+        common.get(key, 0) >= 10 * count and key != word for key in (word, *_deletions(word)))}
+
+
+def _deletions(word: str) -> set[str]:
+    """The word with one letter left out, every way (two words one edit apart share one of these)."""
+    return {word[:i] + word[i + 1:] for i in range(len(word))} if len(word) > 3 else set()
+
+
+_MONDO_IDS = "MATCH (d:Disease) WHERE d.mondo_id IS NOT NULL RETURN d.nid AS id, d.mondo_id AS mondo"
+
+
+def _diseases_by_mondo(store: GraphStore) -> dict[str, int]:
+    return {row["mondo"]: row["id"] for row in store.query(_MONDO_IDS, timeout_ms=60_000)}
 
 
 def _initials(key: str) -> str:

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
-from rapidfuzz import fuzz
-
-from fpkg.names import normalise
 from retrieval.linking import EntityLinker
 from retrieval.result import Link
 
 OPTIONS_CUE = re.compile(r"choose from the following options\s*:?", re.IGNORECASE)
 OPTION_LETTERS = "ABCDEFGH"  # at most eight options; the Publication set and the form use four
 OPTION_LETTER = re.compile(rf"(?:^|\s)([{OPTION_LETTERS}])\s*[.)]\s*")
-FUZZY_THRESHOLD = 90
+MIN_TYPO_SCORE = 0.8
 
 
 def split_question(question: str) -> tuple[str, dict[str, str]]:
@@ -44,20 +42,12 @@ def name_variants(option: str) -> list[str]:
 
 
 def link_option(option: str, linker: EntityLinker) -> Link:
-    """The disease an option names: exact or synonym first, then character n-grams, then a
-    fuzzy token match against every disease name; nothing when none is close."""
-    for variant in name_variants(option):
-        link = linker.link(variant, "DISEASE")
-        if link.node_id is not None and link.method in ("exact", "synonym"):
-            return Link(option, "DISEASE", link.node_id, link.label, link.name, link.score, link.method)
-    best = max((linker.link(v, "DISEASE") for v in name_variants(option)), key=lambda lk: lk.score)
-    if best.node_id is not None and best.score >= 0.8:
-        return Link(option, "DISEASE", best.node_id, best.label, best.name, best.score, best.method)
-    wanted = normalise(name_variants(option)[-1])
-    scored = [(fuzz.token_sort_ratio(wanted, normalise(c.name or "")), c)
-              for v in name_variants(option) for c in linker.candidates(v, "DISEASE", k=5)]
-    scored = [item for item in scored if item[0] >= FUZZY_THRESHOLD]
-    if scored:
-        score, link = max(scored, key=lambda item: (item[0], -(item[1].node_id or 0)))
-        return Link(option, "DISEASE", link.node_id, link.label, link.name, round(score / 100, 3), "fuzzy")
+    """The disease an option names: exact, synonym or a name MONDO gives it first (a disease the graph
+    lacks then links without a node, with its ids), then a typo of a graph name that keeps the disease
+    (`EntityLinker.candidates`); nothing when none is close."""
+    links = [linker.link(variant, "DISEASE") for variant in name_variants(option)]
+    named = [link for link in links if link.method in ("exact", "synonym", "mondo")]
+    best = named[0] if named else max(links, key=lambda link: link.score)
+    if named or (best.node_id is not None and best.score >= MIN_TYPO_SCORE):
+        return replace(best, mention=option)
     return Link(option, "DISEASE", None, method="none")

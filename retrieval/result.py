@@ -16,7 +16,9 @@ class Link:
     label: str | None = None
     name: str | None = None
     score: float = 0.0
-    method: str = ""  # exact, synonym, embedding, ngram, none
+    method: str = ""  # exact, synonym, mondo, typo, fuzzy, embedding, none
+    # a disease MONDO knows and the graph does not annotate: its OMIM and MONDO ids (node_id None)
+    ids: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,8 @@ from fpkg.config import Settings, access_settings
 from fpkg.errors import LLMError, NotReady
 from graphstore.startup_reads import StartupReads
 from graphstore.store import GraphStore, open_store
-from kg_dump.build import BuildReport, ensure_built, manifest_path
+from identity.mondo import Mondo
+from kg_dump.build import BuildReport, ensure_built, manifest_path, mondo_folder
 from llm.base import GenerationRequest, Generator
 from llm.factory import check_backend, make_generator
 from llm.grounded import GroundedWriter
@@ -127,7 +128,11 @@ class Pipeline:
         progress("loading the entity linker, the phenotype ontology and the diseases' phenotypes")
         reads = StartupReads.for_manifest(store, manifest_path(settings), settings.cache_dir,
                                           layer=curated.overlay.digest())
-        linker = EntityLinker.from_store(reads, settings.cache_dir)
+        mondo = Mondo.load(mondo_folder(settings))
+        progress(f"disease identity: MONDO {mondo.release}" if mondo else
+                 f"disease identity: no MONDO tables in {mondo_folder(settings)} (MONDO_DATA_DIR): diseases "
+                 "the graph lacks are not recognised by name")
+        linker = EntityLinker.from_store(reads, settings.cache_dir, mondo)
         ontology = PhenotypeOntology.from_store(reads)
         profiles = DiseaseProfiles.from_store(reads)
         ner = choose_model(settings)
@@ -258,6 +263,10 @@ class Pipeline:
                                     temperature, seed, None)
             return
         retrieved = retriever.retrieve(question, generator=generator)
+        groups = [note for link in retrieved.links if link.type == "DISEASE"
+                  if (note := self.ranker.groups.note(self.store, link.node_id))]
+        if groups:  # a group's answer says it is one, and which diseases it holds
+            retrieved.lead = " ".join([*([retrieved.lead] if retrieved.lead else []), *dict.fromkeys(groups)])
         if "total" in retrieved.timings_ms:
             retrieved.timings_ms[f"{mode}_retrieval"] = retrieved.timings_ms.pop("total")
         _take(result, retrieved)
