@@ -64,8 +64,9 @@ def keeps_identity(mention: str, name: str, known_words: set[str], ordered: bool
     """Whether reading `mention` as `name` is only a typo, not another disease: the two have the same
     numbers, Roman numerals and subtype letters, as many words, and no word of the mention that is a
     known word (of two or more names) became another known word ("with ataxia" is not "with alopecia";
-    "Kabukki" may be "Kabuki"), filler words ("syndrome", "type") aside. Unordered (for a match that sorts the words): the words only one side
-    has, filler words aside, are as many on each side, and none of the mention's is a known word."""
+    "Kabukki" may be "Kabuki"), filler words ("syndrome", "type") aside. Unordered (for a match that
+    sorts the words): the words only one side has, filler words aside, are as many on each side, and
+    none of the mention's is a known word."""
     said, meant = normalise(mention).split(), normalise(name).split()
     if ordered:  # filler words aside: "Hutchinson-Gilford progeria" is "... progeria syndrome"
         said, meant = [w for w in said if w not in _FILLER], [w for w in meant if w not in _FILLER]
