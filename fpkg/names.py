@@ -60,23 +60,17 @@ def name_markers(words: list[str]) -> list[str]:
     return [w for w in words if len(w) == 1 or _ROMAN.match(w) or any(c.isdigit() for c in w)]
 
 
-def keeps_identity(mention: str, name: str, known_words: set[str], ordered: bool = True) -> bool:
+def keeps_identity(mention: str, name: str, known_words: set[str]) -> bool:
     """Whether reading `mention` as `name` is only a typo, not another disease: the two have the same
     numbers, Roman numerals and subtype letters, as many words, and no word of the mention that is a
     known word (of two or more names) became another known word ("with ataxia" is not "with alopecia";
-    "Kabukki" may be "Kabuki"), filler words ("syndrome", "type") aside. Unordered (for a match that
-    sorts the words): the words only one side has, filler words aside, are as many on each side, and
-    none of the mention's is a known word."""
+    "Kabukki" may be "Kabuki"), filler words ("syndrome", "type") aside when the counts differ."""
     said, meant = normalise(mention).split(), normalise(name).split()
-    if ordered:  # filler words aside: "Hutchinson-Gilford progeria" is "... progeria syndrome"
+    if len(said) != len(meant):  # filler words aside: "... progeria" is "... progeria syndrome"
         said, meant = [w for w in said if w not in _FILLER], [w for w in meant if w not in _FILLER]
-        if len(said) != len(meant) or name_markers(said) != name_markers(meant):
-            return False
-        return not any(a != b and a in known_words and b in known_words for a, b in zip(said, meant, strict=True))
-    if sorted(name_markers(said)) != sorted(name_markers(meant)):
+    if len(said) != len(meant) or name_markers(said) != name_markers(meant):
         return False
-    only_said, only_meant = set(said) - set(meant) - _FILLER, set(meant) - set(said) - _FILLER
-    return len(only_said) == len(only_meant) and not only_said & known_words
+    return not any(a != b and a in known_words and b in known_words for a, b in zip(said, meant, strict=True))
 
 
 _FILLER = frozenset({"type", "the", "of", "syndrome", "disease"})  # "Mucolipidosis type IV" is "Mucolipidosis IV"

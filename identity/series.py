@@ -3,7 +3,8 @@
 HPO's `genes_to_phenotype.txt` gives the first entry of an OMIM phenotypic series the genes of other
 members (OMIM:147920 "Kabuki syndrome 1" gets KDM6A, the gene of Kabuki syndrome 2, because the series
 PS147920 has the same number). The rule, for each link gene → E where E = OMIM:n, a phenotypic series
-PSn exists, and E has more than one gene in the file:
+PSn exists, E has more than one gene in the file and is not the series itself (MONDO maps both to one
+class, as OMIM:268000 "Retinitis pigmentosa": its genes are the group's):
 1. the gene's own member of the series, the one MONDO says it defines (`disease_series_by_gene`), else
    another member of the series (a MONDO subclass) linked to the gene in the file: the link is that
    member's (gene → E is removed; gene → member is kept or added);
@@ -13,6 +14,8 @@ PSn exists, and E has more than one gene in the file:
    one linked to neither a member nor the group entry is dropped (nothing says it causes the series),
    unless none of the genes left is linked to the group entry: then they are kept, since nothing tells
    them apart (counted as unsure).
+What is taken from E is taken from the entries MONDO maps to E's class too (an Orphanet twin): they are
+one node in the graph.
 """
 
 from __future__ import annotations
@@ -48,8 +51,8 @@ def correct_series_links(links: set[tuple[str, str]],
     report = SeriesCorrections()
     for entry, genes in sorted(genes_of.items()):
         series = mondo.of("OMIMPS:" + entry[5:]) if entry.startswith("OMIM:") else None
-        if series is None or len(genes) < 2:
-            continue
+        if series is None or len(genes) < 2 or mondo.of(entry) == series:
+            continue  # no series, one gene, or the entry is the series itself (OMIM:268000 Retinitis pigmentosa)
         report.artefact_entries += 1
         members = mondo.descendants(series)
         group = _group_entry(series, mondo, genes_of)
@@ -70,7 +73,16 @@ def correct_series_links(links: set[tuple[str, str]],
                 report.dropped.append((gene, entry))
             elif not on_group and len(left) > 1:
                 report.unsure.append((gene, entry))
+        _same_for_twins(entry, genes_of, mondo, corrected)
     return corrected, report
+
+
+def _same_for_twins(entry: str, genes_of: dict[str, set[str]], mondo: Mondo, corrected: set[tuple[str, str]]) -> None:
+    """An entry MONDO says is the same disease as E (its Orphanet twin) is one node with it: the genes
+    taken from E are taken from the twin too."""
+    taken = {gene for gene in genes_of[entry] if (gene, entry) not in corrected}
+    for twin in [d for d in genes_of if d != entry and mondo.of(d) == mondo.of(entry)]:
+        corrected -= {(gene, twin) for gene in taken}
 
 
 def _member_of(gene: str, entry: str, members: set[str], mondo: Mondo,

@@ -313,7 +313,7 @@ def _known_words(aliases: list[Alias], mondo: Mondo) -> set[str]:
         for key in _deletions(word):
             common[key] = max(common.get(key, 0), count)
     return {word for word, count in uses.items() if count >= 2 and not any(
-        common.get(key, 0) >= 10 * count and key != word for key in (word, *_deletions(word)))}
+        common.get(key, 0) >= 10 * count for key in (word, *_deletions(word)))}
 
 
 def _deletions(word: str) -> set[str]:

@@ -1,57 +1,30 @@
-"""One entry per disease: an Orphanet group and its OMIM subtype merge; subtypes never do."""
+"""One entry per disease where MONDO is silent: an Orphanet twin folds into its OMIM entry; a group never does."""
 
 from __future__ import annotations
 
 from diagnosis.ranker import RankedDisease
-from diagnosis.twins import find_twins, merge_twins, name_words, other_name_words, subtype_stem
+from diagnosis.twins import find_twins, merge_twins, name_words, other_name_words
 
 
 def entry(name: str, disease_id: str, score: float) -> RankedDisease:
     return RankedDisease(name, hash(disease_id) % 1000, disease_id, score, {"phenotype": score}, [name])
 
 
-def test_subtype_names_have_a_stem():
-    assert subtype_stem("Treacher Collins syndrome 1") == "treacher collins syndrome"
-    assert subtype_stem("Ehlers-Danlos syndrome, type 4") == "ehlers danlos syndrome"
-    assert subtype_stem("Mucopolysaccharidosis type 3a") == "mucopolysaccharidosis"
-    assert subtype_stem("Treacher-Collins syndrome") is None
-
-
-def test_an_abbreviation_after_a_subtype_name_is_not_part_of_it():
-    # FPKG writes "... 3 (CFC3)", OMIM "...; MRD36": the subtype number comes before the abbreviation
-    assert subtype_stem("Cardiofaciocutaneous syndrome 3 (CFC3)") == "cardiofaciocutaneous syndrome"
-    assert subtype_stem("Waardenburg Syndrome Type 1(WS1) ") == "waardenburg syndrome"
-    assert subtype_stem("Intellectual developmental disorder, autosomal dominant 36; MRD36") == (
-        "intellectual developmental disorder autosomal dominant")
-    assert subtype_stem("Noonan syndrome (NS)") is None
-    ranked = [entry("Cardiofaciocutaneous syndrome", "ORPHA:1340", 2.8), entry("Noonan syndrome 1", "OMIM:163950", 2.7),
-              entry("Cardiofaciocutaneous syndrome 3 (CFC3)", "OMIM:615279", 2.4)]
-    assert [(r.disease_id, r.other_ids) for r in merge_twins(ranked)] == [
-        ("OMIM:615279", ("ORPHA:1340",)), ("OMIM:163950", ())]
-
-
-def test_a_group_above_its_subtype_becomes_one_entry_at_the_better_place():
+def test_an_orphanet_group_is_not_folded_into_its_subtype_by_name():
+    # MONDO says ORPHA:861 groups the Treacher Collins subtypes: a group is never shown as a member
     ranked = [entry("Treacher-Collins syndrome", "ORPHA:861", 3.0), entry("Nager syndrome", "OMIM:154400", 2.5),
               entry("Treacher Collins syndrome 1", "OMIM:154500", 2.0)]
-    merged = merge_twins(ranked)
-    assert [(r.name, r.disease_id, r.other_ids) for r in merged] == [
-        ("Treacher Collins syndrome 1", "OMIM:154500", ("ORPHA:861",)), ("Nager syndrome", "OMIM:154400", ())]
-    assert merged[0].score == 3.0 and "the score is the Orphanet entry's" in merged[0].evidence[-1]
+    assert [(r.disease_id, r.other_ids) for r in merge_twins(ranked)] == [
+        ("ORPHA:861", ()), ("OMIM:154400", ()), ("OMIM:154500", ())]
 
 
-def test_a_subtype_above_its_group_keeps_its_own_score():
-    ranked = [entry("Treacher Collins syndrome 1", "OMIM:154500", 3.0),
-              entry("Treacher-Collins syndrome", "ORPHA:861", 2.0)]
-    (merged,) = merge_twins(ranked)
-    assert merged.score == 3.0 and merged.other_ids == ("ORPHA:861",)
-
-
-def test_numbered_subtypes_and_different_names_stay_apart():
-    ranked = [entry("Noonan syndrome 1", "OMIM:163950", 3.0), entry("Noonan syndrome 3", "OMIM:609942", 2.9),
-              entry("Noonan syndrome-like disorder", "ORPHA:1", 2.8), entry("Noonan syndrome", "ORPHA:648", 2.7)]
-    merged = merge_twins(ranked)
-    assert [r.disease_id for r in merged] == ["OMIM:163950", "OMIM:609942", "ORPHA:1"]
-    assert merged[0].other_ids == ("ORPHA:648",) and merged[1].other_ids == ()
+def test_mondo_decides_before_the_twin_rules():
+    genes = {1: frozenset({10}), 2: frozenset({10})}
+    profiles = {1: {100, 101, 102}, 2: {100, 101, 103}}
+    assert find_twins(genes, IDS, profiles) == {1: 2}  # MONDO silent on both
+    assert find_twins(genes, IDS, profiles, mapped={1}) == {1: 2}  # silent on one
+    assert find_twins(genes, IDS, profiles, mapped={1, 2}) == {}  # two MONDO ids: two diseases
+    assert find_twins(genes, IDS, profiles, groups={1}) == {}  # a group is never a twin
 
 
 def test_two_omim_entries_never_merge():
