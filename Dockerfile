@@ -42,6 +42,7 @@ ARG NER_MODEL_REVISION=
 ENV NER_MODEL_REVISION=$NER_MODEL_REVISION
 COPY --chown=user fpkg fpkg
 COPY --chown=user graphstore graphstore
+COPY --chown=user identity identity
 COPY --chown=user kg_dump kg_dump
 RUN python -m kg_dump fetch FPKG.dump datasets/Publication_patient_question.csv \
         datasets/Publication_patient_question_withoutchoices.csv \

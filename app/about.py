@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from app.access import Access
+from identity.mondo import RELEASE as MONDO_RELEASE
 from kg_dump.data_files import UPSTREAM_COMMIT, UPSTREAM_REPO
 from ner.model_choice import choose_model
 from service.pipeline import Pipeline
@@ -20,6 +21,9 @@ SOURCE_ROWS = [
     ("[Human Phenotype Ontology](https://hpo.jax.org) ({hpo_release})",
      "phenotype hierarchy (`is_a`), synonyms, disease and gene annotations (OMIM, Orphanet, DECIPHER ids)",
      "[HPO licence](https://hpo.jax.org/license): free to use with attribution, content unchanged"),
+    (f"[Mondo Disease Ontology](https://mondo.monarchinitiative.org) (Vasilevsky et al.; {MONDO_RELEASE})",
+     "disease identity: which OMIM and Orphanet entries are one disease, groups and their members, the "
+     "gene of a series' member, names of diseases newer than the HPO annotations", "CC BY 4.0"),
     ("[all-MiniLM-L6-v2](https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2)",
      "sentence embeddings for entity linking and vector retrieval", "Apache-2.0"),
     ("NER model (`NER_MODEL`; by default one trained here, else [hfchloe/FP_NER](https://huggingface.co/hfchloe/FP_NER))",

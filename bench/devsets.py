@@ -47,8 +47,8 @@ class DevCase:
     set_name: str  # lopo | simulated
     condition: str  # gene_variant_phenotypes | gene_phenotypes | phenotypes_only | few_phenotypes | four_options
     case_id: str  # stable: the sample's node id, or the disease key and case number
-    phenotypes: tuple[str, ...]  # names, as a clinician would type them
-    phenotype_ids: tuple[int, ...]  # the same terms' nodes (for the baseline, which does no linking)
+    phenotypes: tuple[str, ...]  # facial findings' names, as a clinician would type them
+    terms: tuple[int, ...]  # the present findings' ontology terms (for the baseline, which does no linking)
     gene: str | None
     variant: str | None
     options: dict[str, str] | None  # letter → disease name
@@ -57,6 +57,9 @@ class DevCase:
     truth_disease_id: str | None
     truth_name: str
     split: str  # dev | test
+    other_findings: tuple[str, ...] = ()  # present findings beside the face
+    excluded: tuple[str, ...] = ()  # findings the patient was examined for and lacks
+    whole: bool = False  # findings beside the face were given: the baseline matches whole profiles too
 
     @property
     def truth_option(self) -> str | None:
@@ -90,7 +93,7 @@ def gene_diseases(store: GraphStore) -> dict[int, list[str]]:
 
 # ---- leave-one-paper-out ----------------------------------------------------------------------
 
-def lopo_cases(store: GraphStore, stats: Counter | None = None) -> list[DevCase]:
+def lopo_cases(store: GraphStore, ontology: PhenotypeOntology, stats: Counter | None = None) -> list[DevCase]:
     """One case per usable FPKG patient, in sample order. `stats` (when given) counts the samples
     and why the others were left out: no gene (chromosomal variants have none), no facial
     phenotype, no disease, or variants causing different diseases (no single truth); and the
@@ -122,7 +125,8 @@ def lopo_cases(store: GraphStore, stats: Counter | None = None) -> list[DevCase]
         pmids = frozenset(p for p in [article[sample], *(r["pmid"] for r in rows)] if p is not None)
         disease_id, name = names[truth]
         cases.append(DevCase("lopo", "gene_variant_phenotypes", f"sample:{sample}", tuple(n for _, n in terms),
-                             tuple(t for t, _ in terms), causing["gene"].strip(), causing["details"] or None, None,
+                             _terms(ontology, [t for t, _ in terms]), causing["gene"].strip(),
+                             causing["details"] or None, None,
                              pmids, truth, disease_id, name, split_of(disease_key(disease_id, name))))
     stats["cases"] = len(cases)
     linked = gene_diseases(store)  # a new gene for a known disease: only the held-out paper links them
@@ -144,7 +148,8 @@ def simulated_cases(store: GraphStore, ontology: PhenotypeOntology, profiles: Di
     names = diseases(store)
     genes = gene_diseases(store)
     sharing = _Sharing(profiles, names)
-    noise_pool = [t for t in ontology.terms if ontology.parents.get(t)]  # HPO terms (FPKG-only ones have no parent)
+    parents = _facial_parents(ontology)
+    noise_pool = [node for node in sorted(ontology.node_term) if parents.get(node)]  # FPKG-only ones have none
     cases = []
     for disease in sorted(profiles.by_disease):
         terms = sorted({a.phenotype for a in profiles.by_disease[disease] if "HPO" in a.source})
@@ -156,32 +161,45 @@ def simulated_cases(store: GraphStore, ontology: PhenotypeOntology, profiles: Di
         stats["diseases_without_gene"] += disease not in genes
         for number in range(per_disease):
             rng = random.Random(f"{seed}:{key}:{number}")
-            case_terms = _simulate_terms(rng, terms, ontology, noise_pool, k)
+            case_terms = _simulate_terms(rng, terms, parents, noise_pool, k)
             gene = rng.choice(genes[disease]) if disease in genes else None
             options = _options(rng, disease, case_terms, names, sharing)
             common = dict(phenotypes=tuple(profiles.phenotype_names.get(t, "") for t in case_terms),
-                          phenotype_ids=tuple(case_terms), variant=None, exclude_pmids=frozenset(),
+                          terms=_terms(ontology, case_terms), variant=None, exclude_pmids=frozenset(),
                           truth_node=disease, truth_disease_id=disease_id, truth_name=name,
                           split=split_of(key), case_id=f"{key}:{number}", set_name="simulated")
             cases.append(DevCase(condition="phenotypes_only", gene=None, options=None, **common))
             if gene:
                 cases.append(DevCase(condition="gene_phenotypes", gene=gene, options=None, **common))
             cases.append(DevCase(condition="four_options", gene=gene, options=options, **common))
-            few = _few_terms(random.Random(f"{seed}:{key}:{number}:few"), terms, ontology)
+            few = _few_terms(random.Random(f"{seed}:{key}:{number}:few"), terms, parents)
             cases.append(DevCase(condition="few_phenotypes", gene=None, options=None,
                                  **{**common, "phenotypes": tuple(profiles.phenotype_names.get(t, "") for t in few),
-                                    "phenotype_ids": tuple(few)}))
+                                    "terms": _terms(ontology, few)}))
     stats["cases"] = len(cases)
     return cases
 
 
-def _simulate_terms(rng: random.Random, terms: list[int], ontology: PhenotypeOntology, noise_pool: list[int],
+def _facial_parents(ontology: PhenotypeOntology) -> dict[int, list[int]]:
+    """A facial phenotype node -> its parents' nodes (facial ones: the simulation stays in the face)."""
+    found = {}
+    for node, term in ontology.node_term.items():
+        found[node] = sorted(ontology.term_node[p] for p in ontology.parents[term]
+                             if ontology.facial[p] and p in ontology.term_node)
+    return found
+
+
+def _terms(ontology: PhenotypeOntology, nodes: list[int]) -> tuple[int, ...]:
+    return tuple(ontology.node_term[node] for node in nodes if node in ontology.node_term)
+
+
+def _simulate_terms(rng: random.Random, terms: list[int], parents_of: dict[int, list[int]], noise_pool: list[int],
                     k: int) -> list[int]:
     """min(k, n) of the disease's terms, each made vaguer (a parent) with IMPRECISION's chance,
     then one or two random facial terms the disease is not annotated with."""
     picked: list[int] = []
     for term in rng.sample(terms, min(k, len(terms))):
-        parents = sorted(ontology.parents.get(term, ()))
+        parents = parents_of.get(term, [])
         if parents and rng.random() < IMPRECISION:
             term = rng.choice(parents)
         if term not in picked:  # two siblings may share the parent they were replaced by
@@ -194,11 +212,11 @@ def _simulate_terms(rng: random.Random, terms: list[int], ontology: PhenotypeOnt
     return picked + noise
 
 
-def _few_terms(rng: random.Random, terms: list[int], ontology: PhenotypeOntology) -> list[int]:
+def _few_terms(rng: random.Random, terms: list[int], parents_of: dict[int, list[int]]) -> list[int]:
     """One to three of the disease's terms, each made vaguer with IMPRECISION's chance, no noise."""
     picked: list[int] = []
     for term in rng.sample(terms, rng.randint(1, 3)):
-        parents = sorted(ontology.parents.get(term, ()))
+        parents = parents_of.get(term, [])
         term = rng.choice(parents) if parents and rng.random() < IMPRECISION else term
         if term not in picked:
             picked.append(term)

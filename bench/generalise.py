@@ -6,7 +6,9 @@ with a plain baseline (gene filter + Resnik, bench/baseline.py) run beside it on
 Sets (bench/devsets.py): `lopo`, every FPKG patient with its paper held out (condition
 gene_variant_phenotypes); `simulated`, patients drawn from HPO annotations with imprecision and
 noise (gene_phenotypes, phenotypes_only, four_options), and sparse descriptions of one to three
-terms (few_phenotypes). Cases split into dev and test by a fixed hash of their disease: tune on
+terms (few_phenotypes); `phenopackets` (bench/phenopackets.py), published patients outside FPKG
+with all their findings (gene_facial, gene_whole, facial_only, whole_phenotype, four_options).
+Cases split into dev and test by a fixed hash of their disease: tune on
 dev, report test. `--limit N` takes N cases per set, condition and split, the same pseudo-random
 pick every run (ordered by a hash of the case id).
 
@@ -22,12 +24,13 @@ import time
 from collections import Counter, defaultdict
 from typing import Any
 
+from bench import phenopackets
 from bench.baseline import PlainBaseline
 from bench.devsets import SPLITS, DevCase, lopo_cases, simulated_cases
 from bench.diagnosis import conflict_counts, conflicts_line
 from bench.reliability import calibration, reliability_markdown
 from bench.results import variant_name
-from bench.runtime import percentiles, progress
+from bench.runtime import percentiles, phenopackets_dir, progress
 from diagnosis.confidence import case_shape
 from diagnosis.confidence import features as confidence_features
 from diagnosis.ranker import WEIGHTS, DiagnosisCase, RankedDisease
@@ -35,7 +38,8 @@ from fpkg.errors import BenchError
 from kg_dump.hpo_layer import hpo_release
 
 CONDITIONS = {"lopo": ("gene_variant_phenotypes",),
-              "simulated": ("gene_phenotypes", "phenotypes_only", "few_phenotypes", "four_options")}
+              "simulated": ("gene_phenotypes", "phenotypes_only", "few_phenotypes", "four_options"),
+              "phenopackets": phenopackets.CONDITIONS}
 TOP_K = 10
 
 
@@ -46,7 +50,10 @@ def build_cases(pipeline, sets: list[str], seed: int = 0) -> tuple[list[DevCase]
     for name in sets:
         stats: Counter = Counter()
         if name == "lopo":
-            built = lopo_cases(pipeline.store, stats)
+            built = lopo_cases(pipeline.store, pipeline.ontology, stats)
+        elif name == "phenopackets":
+            built = phenopackets.phenopacket_cases(phenopackets_dir(pipeline.settings), pipeline.store,
+                                                   pipeline.ontology, stats)
         else:
             built = simulated_cases(pipeline.store, pipeline.ontology, pipeline.profiles,
                                     seed=seed, stats=stats)
@@ -82,10 +89,10 @@ def ranker_position(ranked: list[RankedDisease], case: DevCase) -> int | None:
 
 def baseline_position(baseline: PlainBaseline, case: DevCase) -> tuple[int | None, str | None]:
     if case.options:
-        ranked = baseline.rank_options(list(case.phenotype_ids), case.gene, case.options)
+        ranked = baseline.rank_options(list(case.terms), case.gene, case.options, case.whole)
         hits = [i for i, s in enumerate(ranked, start=1) if s.option == case.truth_option]
     else:
-        ranked = baseline.rank(list(case.phenotype_ids), case.gene, TOP_K)
+        ranked = baseline.rank(list(case.terms), case.gene, TOP_K, case.whole)
         hits = [i for i, s in enumerate(ranked, start=1) if s.node_id == case.truth_node]
     return (hits[0] if hits else None), (ranked[0].name if ranked else None)
 
@@ -93,7 +100,8 @@ def baseline_position(baseline: PlainBaseline, case: DevCase) -> tuple[int | Non
 def run_case(pipeline, baseline: PlainBaseline, case: DevCase) -> dict[str, Any]:
     started = time.perf_counter()
     diagnosis = pipeline.rank(DiagnosisCase(phenotypes=case.phenotypes, gene=case.gene, variant=case.variant,
-                                                   options=case.options), case.exclude_pmids)
+                                            options=case.options, other_findings=case.other_findings,
+                                            excluded=case.excluded), case.exclude_pmids)
     ranker_ms = (time.perf_counter() - started) * 1000
     started = time.perf_counter()
     position, top = baseline_position(baseline, case)
@@ -193,7 +201,8 @@ def names_list(allowed: tuple[str, ...]):
 def register(subparsers, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser("generalise", parents=[common], help="dev/test sets: the ranker and a baseline",
                                    description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sets", type=names_list(tuple(CONDITIONS)), default=list(CONDITIONS))
+    parser.add_argument("--sets", type=names_list(tuple(CONDITIONS)),
+                        help="default: all (phenopackets when its folder is there: PHENOPACKETS_DIR)")
     parser.add_argument("--splits", type=names_list(SPLITS), default=list(SPLITS))
     parser.add_argument("--limit", type=int, help="at most N cases per set, condition and split")
     parser.add_argument("--seed", type=int, default=0, help="the simulated patients' seed")
@@ -203,7 +212,9 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
 def handle(args: argparse.Namespace, context) -> tuple[str, dict[str, Any], str]:
     if args.limit is not None and args.limit < 1:
         raise BenchError(f"--limit must be at least 1, not {args.limit}")
-    result = run(context.pipeline, sets=args.sets, splits=args.splits, limit=args.limit, seed=args.seed)
-    variant = variant_name("+".join(args.sets), "+".join(args.splits), args.limit and f"limit{args.limit}",
+    have_patients = (phenopackets_dir(context.settings) / phenopackets.CASES).is_file()
+    sets = args.sets or [name for name in CONDITIONS if name != "phenopackets" or have_patients]
+    result = run(context.pipeline, sets=sets, splits=args.splits, limit=args.limit, seed=args.seed)
+    variant = variant_name("+".join(sets), "+".join(args.splits), args.limit and f"limit{args.limit}",
                            args.seed and f"seed{args.seed}")
     return variant, result, summary(result)

@@ -20,6 +20,10 @@ from pathlib import Path
 MODEL_PATH = Path(__file__).with_name("confidence_model.json")
 # Below this probability the app says "low confidence" (docs/diagnosis.md).
 LOW_CONFIDENCE = 0.5
+# A model fitted on a few hundred development cases cannot say "certain": it never says more.
+MOST_CONFIDENT = 0.95
+# No finding of the patient matched the top answer: the gene alone spoke, and that is said as low.
+NO_FINDING_MATCHED = 0.3
 FEATURES = ("margin", "gene", "variant", "cases", "gene_candidates", "similarity", "exact_share", "phenotypes",
             "information", "annotated", "selective")
 SHAPES = ("with_variant", "without_variant")
@@ -37,7 +41,8 @@ def features(diagnosis, phenotype_weight: float) -> dict[str, float] | None:
         return None
     top = ranked[0]
     second = ranked[1].score if len(ranked) > 1 else 0.0
-    linked = sum(1 for link in diagnosis.links if link.type == "FACIAL_PHENOTYPE" and link.node_id is not None)
+    linked = sum(1 for link in diagnosis.links if link.type in ("FACIAL_PHENOTYPE", "FINDING")
+                 and (link.node_id is not None or link.ids))
     return {
         "margin": top.score - second,
         "gene": float("gene" in top.parts),
@@ -74,7 +79,8 @@ class ConfidenceModel:
     fitted_on: dict
 
     def probability(self, values: dict[str, float], shape: str) -> float:
-        return self.models[shape].probability(values)
+        found = min(self.models[shape].probability(values), MOST_CONFIDENT)
+        return found if values["similarity"] > 0 else min(found, NO_FINDING_MATCHED)
 
     def save(self, path: Path = MODEL_PATH) -> None:
         path.write_text(json.dumps({"features": FEATURES, "low_confidence_below": LOW_CONFIDENCE,

@@ -27,6 +27,7 @@ class DiseaseGroups:
     members: dict[int, set[int]] = field(default_factory=dict)  # group node -> its members, at any depth
     size: dict[int, int] = field(default_factory=dict)  # group node -> MONDO's count of its subclasses
     titles: dict[int, str] = field(default_factory=dict)  # group node -> "Name (ORPHA:n)"
+    groups_of: dict[int, set[int]] = field(default_factory=dict)  # a member -> its groups, at any height
 
     @classmethod
     def from_store(cls, store: GraphStore) -> DiseaseGroups:
@@ -39,6 +40,8 @@ class DiseaseGroups:
             groups.titles[row["group"]] = f"{row['name']} ({row['did']})" if row["did"] else row["name"]
         for group in direct:
             groups.members[group] = _below(group, direct)
+            for member in groups.members[group]:
+                groups.groups_of.setdefault(member, set()).add(group)
         return groups
 
     def is_group(self, node: int | None) -> bool:
@@ -53,6 +56,7 @@ class DiseaseGroups:
         chosen: dict[int, int] = {}  # the member's place -> the group's place
         for i, entry in enumerate(ranked):
             mine = self.members.get(entry.node_id, set()) & caused
+            mine = (mine - self.size.keys()) or mine  # a numbered member before a smaller group
             best = min((place[m] for m in mine if m in place), default=None)
             if best is not None and best not in chosen:
                 chosen[best] = i

@@ -1,4 +1,5 @@
-"""How well a patient's facial phenotypes match every disease's profile, all diseases at once.
+"""How well a patient's findings match every disease's profile, all diseases at once, and what
+contradicts each disease (a finding the patient lacks, a finding HPO says the disease lacks).
 
 Resnik similarity (the information content of the most informative common ancestor) of best
 matches in both directions, as Phenomizer computes it, with the directions weighted:
@@ -13,6 +14,15 @@ most of, but favours small profiles: a disease HPO annotates with one facial ter
 for any patient who has that term. So w = 0.7; with the patient's gene known the contest is among
 that gene's allelic disorders, where the second direction mostly rewards a small profile, so
 w = 0.8. Both weights were chosen on development cases (RESULTS.md lists the figures).
+The disease's side covers what the patient was examined for: its facial annotations for a patient
+described by facial findings alone, its whole annotation once a finding outside the face is given
+(a face-only description says nothing of the heart).
+
+Contradictions, as likelihood ratios in the manner of LIRICAL: a finding the patient lacks that the
+disease shows in a share f of patients (HPO's frequency; `UNKNOWN_FREQUENCY` when HPO gives none)
+weighs log((1 − f) / (1 − b)), b the share of diseases with it (e^−IC), with 1 − f at least
+`MIN_ABSENT`; a present finding at or under a term HPO says the disease lacks (a NOT annotation)
+weighs log(`NOT_RATIO`).
 Annotations made only by excluded papers (a held-out case) are left out.
 """
 
@@ -29,6 +39,9 @@ from diagnosis.profiles import DiseaseProfiles
 # the patient → disease direction's weight in the match (w above); the other direction has the rest
 PATIENT_SIDE = 0.7
 PATIENT_SIDE_WITH_GENE = 0.8
+UNKNOWN_FREQUENCY = 0.5  # HPO gives no frequency: as often present as absent
+MIN_ABSENT = 0.05  # an obligate feature found absent: rare, not impossible (a mild or young patient)
+NOT_RATIO = 0.05
 
 
 @dataclass(frozen=True)
@@ -37,11 +50,24 @@ class PhenotypeScores:
     match: np.ndarray  # symmetric similarity in [0, 1]
     exact: np.ndarray  # how many patient terms the disease is annotated with exactly
 
-    def of(self, disease: int) -> tuple[float, int]:
-        i = np.searchsorted(self.diseases, disease)
-        if i < len(self.diseases) and self.diseases[i] == disease:
-            return float(self.match[i]), int(self.exact[i])
-        return 0.0, 0
+    sizes: np.ndarray | None = None  # how many findings each disease is annotated with (in the match's scope)
+    findings: int = 0  # the patient's present and absent findings
+
+    def of(self, disease: int) -> tuple[float, int, int]:
+        """(similarity, exactly matched findings, annotated findings) of one disease."""
+        i = self._row(disease)
+        if i is None:
+            return 0.0, 0, 0
+        return float(self.match[i]), int(self.exact[i]), int(self.sizes[i]) if self.sizes is not None else 0
+
+    def at(self, values: np.ndarray, disease: int) -> float:
+        """A per-disease array's value for one disease (0 when the disease has no row)."""
+        i = self._row(disease)
+        return float(values[i]) if i is not None else 0.0
+
+    def _row(self, disease: int) -> int | None:
+        i = int(np.searchsorted(self.diseases, disease))
+        return i if i < len(self.diseases) and self.diseases[i] == disease else None
 
     def best(self, limit: int) -> list[int]:
         """The `limit` best-matching diseases, ties by more exact matches, then node id."""
@@ -52,37 +78,74 @@ class PhenotypeScores:
 class PhenotypeMatcher:
     def __init__(self, ontology: PhenotypeOntology, profiles: DiseaseProfiles):
         self.ontology, self.profiles = ontology, profiles
-        self.diseases = np.array(sorted(profiles.by_disease), dtype=np.int64)
-        self.matrix = self._incidence({d: profiles.annotations(d) for d in self.diseases.tolist()})
+        self.diseases = np.array(sorted(set(profiles.by_disease) | set(profiles.hpo_terms)), dtype=np.int64)
+        nodes = self.diseases.tolist()
+        self.facial = self._incidence({d: self._graph_terms(profiles.annotations(d)) for d in nodes})
+        self.whole = self._incidence({d: self._whole_terms(d) for d in nodes})
+        self.frequencies = self._incidence({d: self._whole_terms(d) for d in nodes}, frequencies=True).tocsc()
+        self.annotated = self.whole.tocsc()
+        self.lacking = self._incidence({d: profiles.hpo_excluded.get(d, set()) for d in nodes}).tocsc()
 
-    def _incidence(self, annotations: dict) -> sparse.csr_matrix:
-        """Disease × term 0/1 matrix, rows in the order of `annotations`."""
-        rows, cols = [], []
-        for row, (_, found) in enumerate(annotations.items()):
-            terms = {self.ontology.index[a.phenotype] for a in found if a.phenotype in self.ontology.index}
-            rows += [row] * len(terms)
-            cols += sorted(terms)
-        shape = (len(annotations), len(self.ontology.terms))
-        return sparse.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=shape)
+    def _graph_terms(self, annotations) -> set[int]:
+        return {self.ontology.node_term[a.phenotype] for a in annotations if a.phenotype in self.ontology.node_term}
+
+    def _whole_terms(self, disease: int, exclude_pmids: frozenset[int] = frozenset()) -> set[int]:
+        return self._graph_terms(self.profiles.annotations(disease, exclude_pmids)) | set(
+            self.profiles.hpo_terms.get(disease, ()))
+
+    def _incidence(self, terms_of: dict[int, set[int]], frequencies: bool = False) -> sparse.csr_matrix:
+        """Disease × term matrix, rows in the order of `terms_of`: 1 per annotation, or its frequency."""
+        rows, cols, data = [], [], []
+        for row, (disease, terms) in enumerate(terms_of.items()):
+            known = self.profiles.hpo_terms.get(disease, {})
+            for term in sorted(terms):
+                rows.append(row)
+                cols.append(term)
+                value = known.get(term, np.nan) if frequencies else 1.0
+                data.append(0.0 if np.isnan(value) else value)  # not given: told apart at query time
+        shape = (len(terms_of), len(self.ontology))
+        return sparse.csr_matrix((np.array(data, dtype=np.float32), (rows, cols)), shape=shape)
 
     def scores(self, patient: list[int], exclude_pmids: frozenset[int] = frozenset(), *,
-               gene_known: bool = False) -> PhenotypeScores:
-        """`gene_known`: the patient's gene is in the graph, so its diseases are the contest."""
+               gene_known: bool = False, whole: bool = False) -> PhenotypeScores:
+        """`patient`: its present findings' terms; `gene_known`: the patient's gene is in the graph, so
+        its diseases are the contest; `whole`: a finding outside the face was given (see above)."""
         side = PATIENT_SIDE_WITH_GENE if gene_known else PATIENT_SIDE
-        terms = [t for t in dict.fromkeys(patient) if t in self.ontology.index]
+        terms = list(dict.fromkeys(t for t in patient if 0 <= t < len(self.ontology) and self.ontology.ic[t] > 0))
         if not terms:
             zeros = np.zeros(len(self.diseases), dtype=np.float32)
-            return PhenotypeScores(self.diseases, zeros, zeros.astype(np.int64))
+            return PhenotypeScores(self.diseases, zeros, zeros.astype(np.int64), zeros.astype(np.int64))
         raw = self.ontology.resnik_rows(terms)  # (patient terms, all terms)
-        columns = [self.ontology.index[t] for t in terms]
-        match, exact = _match(self.matrix, raw, self.ontology.ic, columns, side)
+        matrix = self.whole if whole else self.facial
+        match, exact = _match(matrix, raw, self.ontology.ic, terms, side)
+        sizes = np.diff(matrix.indptr)
         touched = self.profiles.diseases_citing(exclude_pmids)
         if touched:  # recompute the few diseases a held-out paper annotated, without its annotations
-            kept = {d: self.profiles.annotations(d, exclude_pmids) for d in sorted(touched)}
-            sub_match, sub_exact = _match(self._incidence(kept), raw, self.ontology.ic, columns, side)
+            kept = {d: self._whole_terms(d, exclude_pmids) if whole else
+                    self._graph_terms(self.profiles.annotations(d, exclude_pmids)) for d in sorted(touched)}
+            sub_match, sub_exact = _match(self._incidence(kept), raw, self.ontology.ic, terms, side)
             rows = np.searchsorted(self.diseases, list(kept))
             match[rows], exact[rows] = sub_match, sub_exact
-        return PhenotypeScores(self.diseases, match, exact)
+            sizes = sizes.copy()
+            sizes[rows] = [len(kept[d]) for d in kept]
+        return PhenotypeScores(self.diseases, match, exact, sizes)
+
+    def contradictions(self, present: list[int], absent: list[int]) -> np.ndarray:
+        """Each disease's log likelihood ratio from findings that contradict it (0: none; see above)."""
+        found = np.zeros(len(self.diseases), dtype=np.float32)
+        for term in dict.fromkeys(absent):
+            below = self.ontology.is_below[term].indices  # the term and every term under it
+            share = np.asarray(self.frequencies[:, below].max(axis=1).todense()).ravel()
+            shown = np.asarray(self.annotated[:, below].max(axis=1).todense()).ravel() > 0
+            share[shown & (share == 0)] = UNKNOWN_FREQUENCY
+            background = min(float(np.exp(-self.ontology.ic[term])), 1 - MIN_ABSENT)
+            shows = share > 0
+            found[shows] += np.log(np.maximum(1 - share[shows], MIN_ABSENT) / (1 - background))
+        above = np.unique(np.concatenate([self.ontology.ancestors(t) for t in present])) if present else []
+        if len(above):
+            lacking = np.asarray(self.lacking[:, above].sum(axis=1)).ravel()
+            found += np.log(NOT_RATIO) * lacking
+        return found
 
 
 def _match(matrix: sparse.csr_matrix, raw: np.ndarray, ic: np.ndarray, columns: list[int], patient_side: float):
@@ -102,7 +165,7 @@ def _match(matrix: sparse.csr_matrix, raw: np.ndarray, ic: np.ndarray, columns: 
         scaled = np.ascontiguousarray((raw / ic[columns][:, None]).T, dtype=np.float32)[indices]
         to_disease[rows] = np.maximum.reduceat(scaled, starts, axis=0).mean(axis=1)
         # each annotation's best patient match, divided by the annotation's IC
-        best_for_term = raw.max(axis=0) / ic
+        best_for_term = raw.max(axis=0) / np.where(ic > 0, ic, np.inf)  # the root matches nothing
         to_patient[rows] = np.add.reduceat(best_for_term[indices], starts) / sizes[rows]
         is_patient_term = np.zeros(len(ic), dtype=np.int64)
         is_patient_term[columns] = 1

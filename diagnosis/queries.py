@@ -57,9 +57,11 @@ class DiagnosisEvidence:
 
 def gather_evidence(store: GraphStore, profiles: DiseaseProfiles, *, gene_id: int | None,
                     variant_ids: list[int], phenotype_ids: list[int], extra_diseases: list[int],
-                    phenotype_candidates: list[int], exclude_pmids: frozenset[int]) -> DiagnosisEvidence:
+                    phenotype_candidates: list[int], exclude_pmids: frozenset[int],
+                    groups_of: dict[int, set[int]] | None = None) -> DiagnosisEvidence:
     """`phenotype_candidates`: the diseases whose profiles best match the patient's phenotypes
-    (held-out papers' annotations left out), added to the gene's."""
+    (held-out papers' annotations left out), added to the gene's; `groups_of`: a disease -> the
+    groups it is a member of (a group holds the diseases its members' genes cause)."""
     evidence = DiagnosisEvidence()
 
     def run(cypher: str, params: dict, origin: str) -> list[dict]:
@@ -82,6 +84,9 @@ def gather_evidence(store: GraphStore, profiles: DiseaseProfiles, *, gene_id: in
                 samples.setdefault(row["sample"], row["disease"])
         evidence.case_diseases = Counter(samples.values())
         evidence.case_total = len(samples)
+        for disease in list(evidence.gene_sources):
+            for group in (groups_of or {}).get(disease, ()):
+                evidence.gene_sources[group].add("a member's gene")
     candidates = (set(evidence.gene_sources) | set(evidence.case_diseases) | set(extra_diseases)
                   | set(phenotype_candidates))
     if not candidates:

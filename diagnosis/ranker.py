@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+
+import numpy as np
 
 from diagnosis.confidence import ConfidenceModel, case_shape
 from diagnosis.confidence import features as confidence_features
@@ -30,6 +32,7 @@ from diagnosis.profiles import DiseaseProfiles
 from diagnosis.queries import DiagnosisEvidence, gather_evidence
 from diagnosis.twins import find_twins, merge_twins
 from graphstore.store import GraphStore
+from retrieval.findings import FINDING, FindingLinker
 from retrieval.hold_out import NOTHING_HELD_OUT, HoldOut
 from retrieval.linking import EntityLinker
 from retrieval.options import link_option
@@ -41,10 +44,13 @@ from retrieval.result import CypherRun, Link, Triple
 # specific: an OMIM entry the patient's gene is linked to, over an Orphanet entry of the same gene (a
 # clinical group such as "Autosomal recessive primary microcephaly" over "Primary microcephaly 7").
 # Every weight was chosen on development sets only (RESULTS.md lists the figures).
-WEIGHTS = {"gene": 2.0, "variant": 1.0, "phenotype": 1.5, "cases": 0.5, "specific": 0.1}
-# An option the graph does not hold, when the patient's gene supports none of the options the
-# graph holds: by elimination it is likely a disease newer than the graph (half the gene's weight).
-ELIMINATION = WEIGHTS["gene"] / 2
+WEIGHTS = {"gene": 2.0, "variant": 1.0, "phenotype": 1.5, "cases": 0.5, "specific": 0.1, "contradicted": 0.3}
+FINDING_TYPES = ("FACIAL_PHENOTYPE", FINDING)  # present findings, facial or not
+ABSENT = "ABSENT_FINDING"  # a finding written as absent
+# An option the graph does not hold, when the patient's gene (known to the graph) supports none of
+# the options the graph holds: by elimination it is the disease, newer than the graph's annotations;
+# the gene's own weight, since the gene speaks against every other option.
+ELIMINATION = WEIGHTS["gene"]
 UNPUBLISHED_CASES = 2
 TOP_N = 10
 PHENOTYPE_CANDIDATES = 60  # the best phenotype matches among all diseases, added to the gene's
@@ -111,11 +117,12 @@ class Diagnosis:
 
 class DiagnosisRanker:
     def __init__(self, store: GraphStore, linker: EntityLinker, ontology: PhenotypeOntology,
-                 profiles: DiseaseProfiles | None = None, *, startup_reads: GraphStore | None = None):
-        """`startup_reads`: where the start's own reads go (graphstore.startup_reads), else `store`."""
-        self.store, self.linker, self.ontology = store, linker, ontology
+                 profiles: DiseaseProfiles, findings: FindingLinker, *, startup_reads: GraphStore | None = None):
+        """`findings`: links findings beside the face (any HPO term); `startup_reads`: where the
+        start's own reads go (graphstore.startup_reads), else `store`."""
+        self.store, self.linker, self.ontology, self.findings = store, linker, ontology, findings
         reads = startup_reads or store
-        self.profiles = profiles if profiles is not None else DiseaseProfiles.from_store(reads)
+        self.profiles = profiles
         self.matcher = PhenotypeMatcher(ontology, self.profiles)
         self.twin_of = find_twins(*_twin_inputs(reads, self.profiles))
         self.groups = DiseaseGroups.from_store(reads)
@@ -127,22 +134,29 @@ class DiagnosisRanker:
         links, notices = self._link(case)
         gene = next((lk for lk in links if lk.type == "GENE" and lk.node_id is not None), None)
         variants = [lk.node_id for lk in links if lk.type == "MUTATION" and lk.node_id is not None]
-        phenotypes = sorted({lk.node_id for lk in links if lk.type == "FACIAL_PHENOTYPE" and lk.node_id})
+        present = self._terms(lk for lk in links if lk.type in FINDING_TYPES)
+        absent = self._terms(lk for lk in links if lk.type == ABSENT)
+        phenotypes = sorted({lk.node_id for lk in links if lk.type in FINDING_TYPES and lk.node_id is not None})
         option_links = {letter: link_option(name, self.linker) for letter, name in (case.options or {}).items()}
         linked_at = time.perf_counter()
-        matched = self.matcher.scores(phenotypes, exclude_pmids, gene_known=gene is not None)
+        whole = not all(self.ontology.facial[t] for t in present + absent)
+        matched = replace(self.matcher.scores(present, exclude_pmids, gene_known=gene is not None, whole=whole),
+                          findings=len(present) + len(absent))
+        against = self.matcher.contradictions(present, absent)
         evidence = gather_evidence(
             self.store, self.profiles, gene_id=gene.node_id if gene else None, variant_ids=variants,
             phenotype_ids=phenotypes, extra_diseases=[lk.node_id for lk in option_links.values() if lk.node_id],
-            phenotype_candidates=matched.best(PHENOTYPE_CANDIDATES), exclude_pmids=exclude_pmids)
+            phenotype_candidates=matched.best(PHENOTYPE_CANDIDATES), exclude_pmids=exclude_pmids,
+            groups_of=self.groups.groups_of)
         evidence.gene = (gene.node_id, gene.name) if gene else None
-        if case.excluded:
-            notices.append(f"Written as absent, so not used as findings: {', '.join(case.excluded)}.")
-        if gene is None and phenotypes:
-            notices.append(f"No gene known to the graph: ranked by facial phenotypes across all "
+        if absent:
+            notices.append(f"Written as absent, counted against the diseases that show them: "
+                           f"{', '.join(lk.name for lk in links if lk.type == ABSENT and lk.name)}.")
+        if gene is None and present:
+            notices.append(f"No gene known to the graph: ranked by the findings across all "
                            f"{len(matched.diseases):,} annotated diseases.")
         queried_at = time.perf_counter()
-        scored = {d: self._score(d, evidence, gene, phenotypes, matched) for d in evidence.diseases}
+        scored = {d: self._score(d, evidence, gene, present, matched, against) for d in evidence.diseases}
         if case.options:
             ranked, missing = self._rank_options(case.options, option_links, scored, gene)
             links += list(option_links.values())
@@ -156,8 +170,7 @@ class DiagnosisRanker:
         diagnosis = Diagnosis(ranked, bool(case.options), links, evidence.triples_for(ranked), evidence.runs,
                               notices, missing)
         self._check_conflicts(diagnosis, evidence, phenotypes, exclude_pmids)
-        diagnosis.information = round(sum(float(self.ontology.ic[self.ontology.index[p]])
-                                          for p in phenotypes if p in self.ontology.index), 4)
+        diagnosis.information = round(float(sum(self.ontology.ic[t] for t in present)), 4)
         values = confidence_features(diagnosis, WEIGHTS["phenotype"])
         if self.confidence_model is not None and values is not None:
             diagnosis.confidence = round(self.confidence_model.probability(values, case_shape(diagnosis)), 4)
@@ -191,13 +204,37 @@ class DiagnosisRanker:
             links.extend(found or [Link(case.variant, "MUTATION", None, method="none")])
         for mention in case.phenotypes:
             link = self.linker.link(mention, "FACIAL_PHENOTYPE")
+            if link.node_id is None:  # another HPO finding typed among the facial ones
+                link = self.findings.link(mention)
             links.append(link)
-            if link.node_id is None:
-                notices.append(f"The phenotype {mention!r} matches no facial phenotype in the graph.")
+            if link.node_id is None and not link.ids:
+                notices.append(f"The finding {mention!r} matches no HPO phenotype or facial phenotype in the graph.")
+        for mention in case.other_findings:
+            links.append(self._finding(mention, FINDING, notices))
+        for mention in case.excluded:
+            links.append(self._finding(mention, ABSENT, notices))
         return links, notices
 
+    def _finding(self, mention: str, kind: str, notices: list[str]) -> Link:
+        """Any HPO term, else a facial phenotype only the graph names (FPKG's own)."""
+        link = self.findings.link(mention)
+        if not link.ids:
+            link = self.linker.link(mention, "FACIAL_PHENOTYPE")
+        if link.node_id is None and not link.ids:
+            notices.append(f"The finding {mention!r} matches no HPO phenotype or facial phenotype in the graph.")
+        return replace(link, type=kind)
+
+    def _terms(self, links) -> list[int]:
+        return list(dict.fromkeys(term for link in links if (term := self._term(link)) is not None))
+
+    def _term(self, link: Link) -> int | None:
+        """The ontology's term for a linked finding: by its HPO id, else by its graph node."""
+        if link.ids:
+            return self.ontology.index_of_hpo.get(link.ids[0])
+        return self.ontology.node_term.get(link.node_id) if link.node_id is not None else None
+
     def _score(self, disease: int, evidence: DiagnosisEvidence, gene: Link | None,
-               phenotypes: list[int], matched: PhenotypeScores) -> RankedDisease:
+               present: list[int], matched: PhenotypeScores, against: np.ndarray) -> RankedDisease:
         info = evidence.diseases[disease]
         parts: dict[str, float] = {}
         lines: list[str] = []
@@ -212,18 +249,23 @@ class DiagnosisRanker:
             pmids = sorted(evidence.variant_diseases[disease])
             lines.append(f"the patient's variant is published as causing {info['name']} "
                          f"(PMID {', '.join(map(str, pmids))})")
-        profile = evidence.profiles.get(disease, set())
-        similarity, exact = matched.of(disease)
-        if phenotypes and profile:
+        similarity, exact, annotated = matched.of(disease)
+        if present and annotated:
             parts["phenotype"] = round(WEIGHTS["phenotype"] * similarity, 4)
-            lines.append(f"{exact} of {len(phenotypes)} phenotypes annotated exactly, similarity "
-                         f"{similarity:.2f} over {len(profile)} annotated phenotypes")
+            lines.append(f"{exact} of {len(present)} findings annotated exactly, similarity "
+                         f"{similarity:.2f} over {annotated} annotated findings")
+        # on the phenotype match's scale: its mean over the findings, not a sum growing with their number
+        contradicted = matched.at(against, disease) / max(matched.findings, 1)
+        if contradicted < 0:
+            parts["contradicted"] = round(WEIGHTS["contradicted"] * contradicted, 4)
+            lines.append(f"contradicted by the findings (log likelihood ratio {contradicted:.2f}): a finding "
+                         "the patient lacks that it shows, or one HPO says it lacks")
         cases = evidence.case_diseases.get(disease, 0)
         if cases and evidence.case_total:
             parts["cases"] = round(WEIGHTS["cases"] * cases / (evidence.case_total + UNPUBLISHED_CASES), 4)
             lines.append(f"{cases} of {evidence.case_total} published patients with the gene had it")
         return RankedDisease(info["name"], disease, info.get("disease_id"), round(sum(parts.values()), 4),
-                             parts, lines, exact=exact, annotated=len(profile))
+                             parts, lines, exact=exact, annotated=annotated)
 
     def _rank_options(self, options: dict[str, str], option_links: dict[str, Link],
                       scored: dict[int, RankedDisease], gene: Link | None) -> tuple[list[RankedDisease], list[str]]:
@@ -244,8 +286,8 @@ class DiagnosisRanker:
                 continue
             missing.append(f"{letter}. {name}")
             link = option_links[letter]
-            known = f"known to MONDO as {link.name} ({', '.join(link.ids)}), " if link.ids else ""
-            parts, lines = {}, [f"{known}not in the graph's annotations"]
+            named = f"known to MONDO as {link.name} ({', '.join(link.ids)}), " if link.ids else ""
+            parts, lines = {}, [f"{named}not in the graph's annotations"]
             mondo_gene = self.linker.mondo.series_gene.get(link.ids[-1]) if link.ids else None
             if gene is not None and (mondo_gene or "").upper() == gene.name.upper():
                 parts["gene"] = WEIGHTS["gene"]

@@ -65,7 +65,8 @@ def keeps_identity(mention: str, name: str, known_words: set[str]) -> bool:
     numbers, Roman numerals and subtype letters, as many words, and no word of the mention that is a
     known word (of two or more names) became another known word ("with ataxia" is not "with alopecia";
     "Kabukki" may be "Kabuki"), filler words ("syndrome", "type") aside when the counts differ."""
-    said, meant = normalise(mention).split(), normalise(name).split()
+    # a letter lost to a wrong encoding ("B?rjeson") is a typo's gap, not a subtype letter
+    said, meant = normalise(mention.replace("?", "").replace("\ufffd", "")).split(), normalise(name).split()
     if len(said) != len(meant):  # filler words aside: "... progeria" is "... progeria syndrome"
         said, meant = [w for w in said if w not in _FILLER], [w for w in meant if w not in _FILLER]
     if len(said) != len(meant) or name_markers(said) != name_markers(meant):

@@ -51,6 +51,9 @@ associated rare genetic disease".
   surrounding words (surnames, "Heterozygous", "Exome", "Ward 7") stay outside any entity.
   Validation and test data are never used for them.
 - **Language:** English.
+- **Used beside:** in FPKG-RAG its disease spans are linked with disease identity from the
+  [Mondo Disease Ontology](https://mondo.monarchinitiative.org) (Vasilevsky et al., CC BY 4.0; release of
+  2026-08-21, commit fad2512b48); MONDO is not part of its training data.
 
 ## Labels
 

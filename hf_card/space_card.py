@@ -43,7 +43,9 @@ with their PubMed ids, the Cypher that ran and a picture of the evidence subgrap
   roles (curator, admin) come from the users file the Space's owner keeps (`FPKG_USERS_FILE`).
 
 Data: FPKG from [zhelishisongjie/Facial-Phenotype-RAG](https://github.com/zhelishisongjie/Facial-Phenotype-RAG)
-(MIT) and the [Human Phenotype Ontology](https://hpo.jax.org) ([licence](https://hpo.jax.org/license)).
+(MIT), the [Human Phenotype Ontology](https://hpo.jax.org) ([licence](https://hpo.jax.org/license)) and the
+[Mondo Disease Ontology](https://mondo.monarchinitiative.org) (Vasilevsky et al., CC BY 4.0; release of
+2026-08-21, commit fad2512b48) for disease identity.
 
 **For research and education only. This is not a medical device and must not be used to diagnose or
 treat anyone.**

@@ -19,7 +19,7 @@ from kg_dump.dump_reader import read_dump
 from kg_dump.hpo_layer import default_hpo_dir, load_hpo_layer, release_fingerprint
 from kg_dump.merge import merge_hpo, tag_fpkg_sources
 
-BUILD_VERSION = 4  # bump when the graph's shape changes, to force a rebuild
+BUILD_VERSION = 5  # bump when the graph's shape changes, to force a rebuild
 
 # (label, property) pairs that lookups and templates filter on.
 LOOKUP_INDEXES = [

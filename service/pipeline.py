@@ -27,11 +27,13 @@ from graphstore.startup_reads import StartupReads
 from graphstore.store import GraphStore, open_store
 from identity.mondo import Mondo
 from kg_dump.build import BuildReport, ensure_built, manifest_path, mondo_folder
+from kg_dump.hpo_profiles import HpoProfiles, load_hpo_profiles
 from llm.base import GenerationRequest, Generator
 from llm.factory import check_backend, make_generator
 from llm.grounded import GroundedWriter
 from llm.prompts import EVIDENCE_CHARS, ask_messages, rag_diagnosis_messages, vanilla_diagnosis_messages
 from ner.recognizer import Recognizer
+from retrieval.findings import FindingLinker
 from retrieval.hold_out import HoldOut
 from retrieval.linking import EntityLinker
 from retrieval.result import CypherRun, Link, RetrievalResult, Triple
@@ -91,16 +93,16 @@ class Pipeline:
     evidence_chars = EVIDENCE_CHARS  # how much evidence an LLM is given (bench context-size varies it)
 
     def __init__(self, settings: Settings, store: GraphStore, linker: EntityLinker,
-                 ontology: PhenotypeOntology, recognizer: Recognizer, build_report: BuildReport | None = None,
-                 profiles: DiseaseProfiles | None = None, startup_reads: GraphStore | None = None,
+                 ontology: PhenotypeOntology, recognizer: Recognizer, build_report: BuildReport | None,
+                 profiles: DiseaseProfiles, findings: FindingLinker, startup_reads: GraphStore | None = None,
                  curated: CuratedLayer | None = None):
         self.settings, self.store, self.linker, self.recognizer = settings, store, linker, recognizer
         # a pipeline made in code without one: the overlay of the settings, not replayed
         self.curated = curated or CuratedLayer(store, Overlay(overlay_path(settings)))
         self.curated.listeners.append(self.curated_changed)
         self.build_report = build_report
-        self.ranker = DiagnosisRanker(store, linker, ontology, profiles, startup_reads=startup_reads)
-        self.ontology, self.profiles = ontology, self.ranker.profiles
+        self.ranker = DiagnosisRanker(store, linker, ontology, profiles, findings, startup_reads=startup_reads)
+        self.ontology, self.profiles, self.findings = ontology, profiles, findings
         # the grounded writer always, and the configured LLM backend: on a public Space anyone could
         # otherwise load a 7B model onto a CPU
         self.backends = tuple(dict.fromkeys(["grounded", settings.llm_backend]))
@@ -133,12 +135,15 @@ class Pipeline:
                  f"disease identity: no MONDO tables in {mondo_folder(settings)} (MONDO_DATA_DIR): diseases "
                  "the graph lacks are not recognised by name")
         linker = EntityLinker.from_store(reads, settings.cache_dir, mondo)
-        ontology = PhenotypeOntology.from_store(reads)
-        profiles = DiseaseProfiles.from_store(reads)
+        # HPO's whole annotations rank the diseases (not graph edges: kg_dump/hpo_profiles.py)
+        hpo = load_hpo_profiles(settings.hpo_dir, settings.cache_dir) if settings.with_hpo else HpoProfiles.empty()
+        ontology = PhenotypeOntology.from_store(reads, hpo)
+        profiles = DiseaseProfiles.from_store(reads, hpo)
+        findings = FindingLinker(hpo, linker.known_words, ontology.term_node)
         ner = choose_model(settings)
         progress(f"loading the NER model: {ner.model or 'none, rules only'} ({ner.reason})")
         recognizer = EntityRecognizer.load(ner.model, gene_vocabulary=linker.names("Genotype"), revision=ner.revision)
-        pipeline = cls(settings, store, linker, ontology, recognizer, report, profiles, reads, curated)
+        pipeline = cls(settings, store, linker, ontology, recognizer, report, profiles, findings, reads, curated)
         reads.save()
         progress(f"ready in {time.perf_counter() - started:.1f} s")
         return pipeline
@@ -191,7 +196,7 @@ class Pipeline:
     # ---- diagnosis ---------------------------------------------------------------------
     def parse_question(self, question: str) -> tuple[DiagnosisCase, list[str]]:
         question = validate_question(question)  # the cleaned text: no control or zero-width characters
-        case, notices = parse_case(question, self.recognizer, self.linker)
+        case, notices = parse_case(question, self.recognizer, self.linker, self.findings)
         if self.recognizer.notice:  # e.g. the NER model is missing: rules only
             notices.append(self.recognizer.notice)
         return case, notices

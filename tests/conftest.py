@@ -178,7 +178,7 @@ class Stall:
 @pytest.fixture
 def llm_stall(monkeypatch: pytest.MonkeyPatch) -> Iterator[Stall]:
     """Set `server.behaviour = "slow"` on a tests.support.openai_server server: it stalls until this test ends."""
-    from tests import openai_server
+    from tests.support import openai_server
 
     stall = Stall()
     monkeypatch.setattr(openai_server, "time", SimpleNamespace(sleep=stall.sleep))

@@ -30,7 +30,7 @@ from llm.factory import clear_cache
 from ner.predict import EntityRecognizer
 from service.pipeline import Pipeline, PipelineResult
 from tests.support.app_process import launch_app, private_cache
-from tests.support.hardening_support import with_endpoint, with_generator
+from tests.support.hardening_support import pipeline_like, with_endpoint, with_generator
 from tests.support.openai_server import running_server
 
 CHARGE = DiagnosisCase(("Wide nasal bridge", "Posteriorly rotated ears", "Chorioretinal coloboma"),
@@ -58,8 +58,7 @@ def own_server_pipeline(pipeline, tmp_path_factory):
     shutil.copy(server.rdb_path, folder / RDB_NAME)
     own = EmbeddedFalkorDB(folder).start()
     store = FalkorDBStore(pipeline.store.graph_name, server=own, owns_server=True)
-    started = Pipeline(pipeline.settings, store, pipeline.linker, pipeline.ontology, pipeline.recognizer,
-                    profiles=pipeline.profiles)
+    started = pipeline_like(pipeline, store=store)
     yield started
     started.close()
 
@@ -196,8 +195,7 @@ def test_ner_model_missing_runs_rules_only_with_a_notice(pipeline, tmp_path, mod
     given = str(tmp_path / "no-such-model") if model else None
     recognizer = EntityRecognizer.load(given, gene_vocabulary=pipeline.linker.names("Genotype"))
     assert not recognizer.model_available and "using rules only" in recognizer.notice
-    rules_only = Pipeline(pipeline.settings, pipeline.store, pipeline.linker, pipeline.ontology, recognizer,
-                          profiles=pipeline.profiles)
+    rules_only = pipeline_like(pipeline, recognizer=recognizer)
     result = rules_only.diagnose_question("A 5 year old girl with a CHD7 mutation, c.2443-2A>G, a wide nasal "
                                           "bridge and chorioretinal coloboma. What disease might she have?")
     assert recognizer.notice in result.notices  # the user is told the model is missing

@@ -248,7 +248,7 @@ def test_diagnose_bad_cases(pipeline, given, expected):
 SETTINGS = {
     "unknown mode (diagnose)": (lambda p: p.diagnose(CHARGE, mode="graph"), Refused("Unknown retrieval mode")),
     "unknown mode (ask)": (lambda p: p.ask(CROUZON_Q, mode="graph"), Refused("Unknown retrieval mode")),
-    "unknown backend": (lambda p: p.diagnose(CHARGE, backend="gpt-5"), Refused("Unknown LLM backend")),
+    "unknown backend": (lambda p: p.diagnose(CHARGE, backend="gpt-5"), Refused("is not available here")),
     "negative temperature": (lambda p: p.ask(CROUZON_Q, temperature=-1), Refused("out of range")),
     "NaN temperature": (lambda p: p.diagnose(CHARGE, temperature=float("nan")), Refused("out of range")),
     "temperature not a number": (lambda p: p.diagnose(CHARGE, temperature="hot"), Refused("not a number")),

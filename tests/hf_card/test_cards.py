@@ -61,6 +61,7 @@ def test_card_metadata_parses_and_holds_the_metrics(model_dir):
     for label in LABELS:
         assert f"`{label}`" in text
     assert "not a medical device" in text and "research and education" in text.lower()
+    assert "Mondo Disease Ontology" in text and "CC BY 4.0" in text  # credited with its release
     assert "| GENE | 0.9900 | 0.9800 | 0.9850 | 100 |" in text
     assert "| learning_rate | 0.0001 |" in text
 

@@ -213,6 +213,7 @@ def test_space_front_matter_parses_and_names_existing_files(sdk):
     assert data["preload_from_hub"] == data["models"] and data["startup_duration_timeout"] == "1h"
     assert data["hf_oauth"] is True  # Gradio's LoginButton needs it (app/access.py::hf_oauth_enabled)
     assert all((REPO_ROOT / name).is_file() for name in files_named(card))
+    assert "Mondo Disease Ontology" in card.text and "CC BY 4.0" in card.text
     if sdk == "docker":
         assert data["app_port"] == int(values("EXPOSE")[0])
     else:

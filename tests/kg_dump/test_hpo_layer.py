@@ -10,7 +10,7 @@ import pytest
 from fpkg.errors import HpoError
 from fpkg.names import fold_name
 from kg_dump.dump_reader import read_dump
-from kg_dump.hpo_layer import _frequency, default_hpo_dir, load_hpo_layer, release_fingerprint
+from kg_dump.hpo_layer import default_hpo_dir, frequency_of, load_hpo_layer, release_fingerprint
 from kg_dump.merge import HPO_ID_OFFSET, merge_hpo, tag_fpkg_sources
 
 
@@ -65,7 +65,7 @@ def test_missing_release_files_are_named(tmp_path):
 @pytest.mark.parametrize("value, expected", [
     ("HP:0040281", 0.9), ("1/4", 0.25), ("50%", 0.5), ("", None), ("0/0", None)])
 def test_frequency(value, expected):
-    assert _frequency(value) == expected
+    assert frequency_of(value) == expected
 
 
 def test_merge_keeps_fpkg_and_adds_hpo(merged):

@@ -12,6 +12,7 @@ from diagnosis.ranker import DiagnosisCase
 from fpkg.errors import InputError
 from llm.factory import clear_cache
 from service.pipeline import NOTHING_TO_ANSWER, Pipeline
+from tests.support.hardening_support import pipeline_like
 from tests.support.openai_server import running_server
 
 CHARGE = DiagnosisCase(("Wide nasal bridge", "Posteriorly rotated ears", "Chorioretinal coloboma", "Proptosis"),
@@ -27,8 +28,7 @@ def first_question(data_dir):
 def with_endpoint(pipeline: Pipeline, url: str) -> Pipeline:
     clear_cache()
     settings = replace(pipeline.settings, llm_backend="endpoint", llm_endpoint=url, llm_model="test-model")
-    return Pipeline(settings, pipeline.store, pipeline.linker, pipeline.ontology, pipeline.recognizer,
-                    profiles=pipeline.profiles)
+    return pipeline_like(pipeline, settings=settings)
 
 
 def test_diagnose_a_publication_question(pipeline, first_question):

@@ -76,8 +76,7 @@ def unchanged_graph(store: GraphStore, baseline: GraphFingerprint) -> Iterator[N
 
 def with_generator(pipeline: Pipeline, generator: Generator) -> Pipeline:
     """The same graph, indexes and NER, answering with `generator` whatever backend is asked for."""
-    copy = Pipeline(pipeline.settings, pipeline.store, pipeline.linker, pipeline.ontology,
-                    pipeline.recognizer, pipeline.build_report, pipeline.profiles)
+    copy = pipeline_like(pipeline)
     copy._retrievers = pipeline._retrievers  # the built indexes, shared
     copy.generator = lambda backend: generator
     return copy
@@ -87,7 +86,12 @@ def with_endpoint(pipeline: Pipeline, url: str) -> Pipeline:
     """The same graph and indexes, configured for an OpenAI-compatible endpoint at `url`."""
     clear_cache()  # the factory caches one client per endpoint
     settings = replace(pipeline.settings, llm_backend="endpoint", llm_endpoint=url, llm_model="test-model")
-    copy = Pipeline(settings, pipeline.store, pipeline.linker, pipeline.ontology, pipeline.recognizer,
-                    pipeline.build_report, pipeline.profiles)
+    copy = pipeline_like(pipeline, settings=settings)
     copy._retrievers = pipeline._retrievers  # the built indexes, shared
     return copy
+
+
+def pipeline_like(pipeline: Pipeline, *, settings=None, store=None, recognizer=None) -> Pipeline:
+    """A pipeline over the same linker, ontology and profiles, with some parts of its own."""
+    return Pipeline(settings or pipeline.settings, store or pipeline.store, pipeline.linker, pipeline.ontology,
+                    recognizer or pipeline.recognizer, pipeline.build_report, pipeline.profiles, pipeline.findings)

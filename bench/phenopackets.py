@@ -1,0 +1,94 @@
+"""Real published patients outside FPKG (GA4GH phenopacket-store's development set) as generalisation cases.
+
+Each patient gives five cases, all split by a hash of its OMIM id (a disease is never on both sides):
+
+    gene_facial      gene, variant and facial findings (patients with at least two), open
+    gene_whole       gene, variant, every present finding and every excluded one, open
+    facial_only      facial findings alone (at least two), open
+    whole_phenotype  every present and excluded finding, no gene, open
+    four_options     the set's selective question: gene, variant, facial findings, four options
+
+The truth is the patient's OMIM disease: the graph node with that id, when the graph holds it
+(some diseases are newer than the graph's HPO release: no ranker can name those; they count wrong).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections import Counter
+from pathlib import Path
+
+from bench.devsets import DevCase, split_of
+from diagnosis.ontology import PhenotypeOntology
+from fpkg.errors import BenchError
+from graphstore.store import GraphStore
+from retrieval.options import split_question
+
+CASES = "phenopackets_dev.jsonl"
+SELECTIVE = "phenopackets_dev_selective.csv"
+CONDITIONS = ("gene_facial", "gene_whole", "facial_only", "whole_phenotype", "four_options")
+MIN_FACIAL = 2  # as the set's question files: a face described by one finding is no facial description
+MAX_FACIAL = 12  # the question files' cut
+DISEASE_IDS = "MATCH (d:Disease) RETURN d.nid AS id, d.disease_id AS did, d.other_ids AS others"
+GENES = "MATCH (g:Genotype) RETURN g.geneName AS gene"
+
+
+def read_patients(folder: Path) -> list[dict]:
+    path = folder / CASES
+    if not path.is_file():
+        raise BenchError(f"no {CASES} in {folder}: set PHENOPACKETS_DIR to the phenopacket development set")
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def phenopacket_cases(folder: Path, store: GraphStore, ontology: PhenotypeOntology,
+                      stats: Counter | None = None) -> list[DevCase]:
+    stats = stats if stats is not None else Counter()
+    node_of = {}
+    for row in store.query(DISEASE_IDS, timeout_ms=60_000):
+        for disease_id in [row["did"], *str(row["others"] or "").split(";")]:
+            node_of.setdefault(disease_id, row["id"])
+    genes = {row["gene"] for row in store.query(GENES, timeout_ms=60_000)}
+    options = _options(folder / SELECTIVE)
+    cases = []
+    for patient in read_patients(folder):
+        stats["patients"] += 1
+        stats["disease_not_in_graph"] += patient["omim_id"] not in node_of
+        stats["gene_not_in_graph"] += patient["gene"] not in genes
+        cases += _cases(patient, node_of.get(patient["omim_id"]), ontology, options.get(patient["case_id"]))
+    stats["cases"] = len(cases)
+    return cases
+
+
+def _cases(patient: dict, truth: int | None, ontology: PhenotypeOntology,
+           options: dict[str, str] | None) -> list[DevCase]:
+    facial = [f for f in patient["present"] if f["facial"]][:MAX_FACIAL]
+    others = [f for f in patient["present"] if not f["facial"]]
+
+    def terms(findings: list[dict]) -> tuple[int, ...]:
+        return tuple(t for f in findings if (t := ontology.index_of_hpo.get(f["id"])) is not None)
+
+    def case(condition: str, *, gene: bool, whole: bool, chosen: dict[str, str] | None = None) -> DevCase:
+        present = facial + (others if whole else [])
+        return DevCase(
+            "phenopackets", condition, patient["case_id"], tuple(f["label"] for f in facial), terms(present),
+            patient["gene"] if gene else None, "; ".join(patient["variants"]) or None if gene else None, chosen,
+            frozenset(), truth, patient["omim_id"], patient["disease"], split_of(patient["omim_id"]),
+            other_findings=tuple(f["label"] for f in others) if whole else (),
+            excluded=tuple(f["label"] for f in patient["excluded"]) if whole else (), whole=whole)
+
+    found = [case("gene_whole", gene=True, whole=True), case("whole_phenotype", gene=False, whole=True)]
+    if len(facial) >= MIN_FACIAL:
+        found += [case("gene_facial", gene=True, whole=False), case("facial_only", gene=False, whole=False)]
+    if options:
+        found.append(case("four_options", gene=True, whole=False, chosen=options))
+    return found
+
+
+def _options(path: Path) -> dict[str, dict[str, str]]:
+    """case id -> the four options of its selective question."""
+    if not path.is_file():
+        return {}
+    with open(path, encoding="utf-8", newline="") as f:
+        return {row["case_id"]: split_question(row["Patient_question"])[1] for row in csv.DictReader(f)}

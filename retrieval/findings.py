@@ -1,0 +1,81 @@
+"""Any HPO phenotype term, facial or not, by its name or a synonym: the findings a clinician gives beside
+the face ("seizures", "ventricular septal defect") and those written as absent.
+
+Exact and synonym (case, punctuation and plurals aside), then one typo in a long name that keeps the
+finding (`fpkg.names.keeps_identity`). In free text, names are found by longest match at word
+boundaries. A link carries the term's HPO id in `ids`; its `node_id` is the graph's facial phenotype
+node when the graph holds the term, else None (non-facial terms are ranking profiles, not nodes).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+from rapidfuzz import fuzz, process
+
+from fpkg.names import keeps_identity, normalise
+from kg_dump.hpo_profiles import HpoProfiles
+from retrieval.result import Link
+
+FINDING = "FINDING"
+TYPO_RATIO = 0.9
+TYPO_MIN_CHARS = 8
+MAX_WORDS = 8  # the longest name looked for in free text
+MIN_CHARS = 4  # "ASD", "VSD": abbreviations in text are too often something else
+# HPO synonyms that are a disease's name ("Crouzon syndrome" for Craniofacial dysostosis) or too
+# common a word are no finding in text
+_NOT_A_FINDING = re.compile(r"\b(syndrome|disease|disorder)\b|^(?:abnormal|normal|absent|present)$")
+
+
+class FindingLinker:
+    def __init__(self, hpo: HpoProfiles, known_words: set[str], node_of_term: dict[int, int] | None = None):
+        """`node_of_term`: the graph's facial phenotype node of a term, when there is one."""
+        self.hpo, self.known_words = hpo, known_words
+        self.node_of_term = node_of_term or {}
+        self.exact: dict[str, int] = {}
+        for term, name in enumerate(hpo.names):  # names first: a synonym never hides another term's name
+            self.exact.setdefault(normalise(name), term)
+        for term, synonyms in enumerate(hpo.synonyms):
+            for synonym in synonyms:
+                self.exact.setdefault(normalise(synonym), term)
+        self.by_length: dict[int, list[str]] = defaultdict(list)
+        for key in self.exact:
+            self.by_length[len(key)].append(key)
+
+    def link(self, mention: str) -> Link:
+        key = normalise(mention)
+        term = self.exact.get(key)
+        method = "synonym" if term is not None and normalise(self.hpo.names[term]) != key else "exact"
+        score = 1.0
+        if term is None and len(key) >= TYPO_MIN_CHARS:
+            nearby = [k for n in range(len(key) - 2, len(key) + 3) for k in self.by_length.get(n, ())]
+            found = process.extractOne(key, nearby, scorer=fuzz.ratio, score_cutoff=TYPO_RATIO * 100)
+            if found and keeps_identity(mention, found[0], self.known_words):
+                term, method, score = self.exact[found[0]], "typo", round(found[1] / 100, 4)
+        if term is None:
+            return Link(mention, FINDING, None, method="none")
+        return self._link(mention, term, score, method)
+
+    def _link(self, mention: str, term: int, score: float, method: str) -> Link:
+        node = self.node_of_term.get(term)
+        return Link(mention, FINDING, node, "FacePhenotype" if node is not None else None, self.hpo.names[term],
+                    score, method, (self.hpo.terms[term],))
+
+    def find_in_text(self, text: str) -> list[tuple[int, int, Link]]:
+        """(start, end, link) of each finding named in `text`, longest first, none overlapping."""
+        words = list(re.finditer(r"[A-Za-z0-9]+(?:['’-][A-Za-z0-9]+)*", text))
+        found, taken = [], set()
+        for size in range(min(MAX_WORDS, len(words)), 0, -1):
+            for first in range(len(words) - size + 1):
+                span = range(first, first + size)
+                if taken.intersection(span):
+                    continue
+                start, end = words[first].start(), words[first + size - 1].end()
+                phrase = text[start:end]
+                term = self.exact.get(normalise(phrase))
+                if term is None or _NOT_A_FINDING.search(phrase.lower()) or len(phrase) < MIN_CHARS:
+                    continue
+                found.append((start, end, self._link(phrase, term, 1.0, "exact")))
+                taken.update(span)
+        return sorted(found, key=lambda item: item[0])
