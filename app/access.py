@@ -56,7 +56,6 @@ class Access:
                                     settings.session_hours * HOUR_S, RevokedSessions(settings.state_dir / REVOKED_FILE))
         self.history = (HistoryStore(settings.state_dir / HISTORY_FILE, settings.history_days)
                         if self.history_mode == "server" else None)
-        self.review = settings.review  # one or two curators per merged batch
         self.exports = PrivateExports(settings.state_dir / EXPORTS_FOLDER)
 
     @property

@@ -27,7 +27,6 @@ from fpkg.errors import InputError
 
 EXPORTS_FOLDER = "exports"  # in the state folder
 EXPORT_MAX_AGE_S = 600  # private exports hold case details: kept minutes, not hours
-OWNER_FILE = "owner.json"
 TOKEN = re.compile(r"-([0-9a-f]{32})\.[a-z]+$")  # the token at the end of a private export's name
 
 
@@ -42,20 +41,25 @@ def export_folder(name: str, max_age_s: float) -> Path:
 
 
 class PrivateExports:
+    """`root/files/<token>/<name>`: the exports (the only folder Gradio may serve them from);
+    `root/owners/<token>.json`: whose each is and when it was made, written first, never served."""
+
     def __init__(self, root: Path, max_age_s: float = EXPORT_MAX_AGE_S):
         self.root, self.max_age_s = Path(root), max_age_s
+        self.files, self.owners = self.root / "files", self.root / "owners"
 
     def write(self, owner: str | None, stem: str, suffix: str, text: str) -> Path:
         """A new export of `text` for `owner` (None: someone not signed in, whom only the export's
         unguessable name identifies); returns its path."""
         self.sweep()
+        for folder in (self.root, self.files, self.owners):
+            folder.mkdir(mode=0o700, exist_ok=True, parents=True)
         token = secrets.token_hex(16)
-        folder = self.root / token
-        folder.mkdir(mode=0o700, parents=True)
-        os.chmod(self.root, 0o700)
-        path = folder / f"{stem}-{token}{suffix}"
+        path = self.files / token / f"{stem}-{token}{suffix}"
+        _write_private(self.owners / f"{token}.json", json.dumps({"owner": owner, "at": time.time(),
+                                                                  "name": path.name}))
+        path.parent.mkdir(mode=0o700)
         _write_private(path, text)
-        _write_private(folder / OWNER_FILE, json.dumps({"owner": owner, "at": time.time(), "name": path.name}))
         return path
 
     def may_fetch(self, file_name: str, user: str | None) -> bool:
@@ -75,18 +79,20 @@ class PrivateExports:
     def sweep(self) -> int:
         """Removes every expired export (and Gradio's copies of it); how many went."""
         removed = 0
-        if not self.root.is_dir():
-            return 0
-        for folder in self.root.iterdir():
-            record = self._record(folder.name)
+        for record_path in self.owners.glob("*.json") if self.owners.is_dir() else ():
+            record = self._record(record_path.stem)
             if record is None or self._expired(record):
-                self._remove(folder.name, record)
+                self._remove(record_path.stem, record)
                 removed += 1
+        for folder in self.files.iterdir() if self.files.is_dir() else ():  # left by a crash mid-write
+            if not (self.owners / f"{folder.name}.json").exists() and time.time() - folder.stat().st_mtime > \
+                    self.max_age_s:
+                shutil.rmtree(folder, ignore_errors=True)
         return removed
 
     def _record(self, token: str) -> dict | None:
         try:
-            record = json.loads((self.root / token / OWNER_FILE).read_text())
+            record = json.loads((self.owners / f"{token}.json").read_text())
         except (OSError, ValueError):
             return None
         return record if isinstance(record, dict) else None
@@ -95,7 +101,8 @@ class PrivateExports:
         return not isinstance(record.get("at"), (int, float)) or time.time() - record["at"] > self.max_age_s
 
     def _remove(self, token: str, record: dict | None) -> None:
-        shutil.rmtree(self.root / token, ignore_errors=True)
+        shutil.rmtree(self.files / token, ignore_errors=True)
+        (self.owners / f"{token}.json").unlink(missing_ok=True)
         name = (record or {}).get("name")
         if isinstance(name, str) and TOKEN.search(name):
             for copy in Path(get_upload_folder()).glob(f"*/{name}"):
@@ -119,7 +126,7 @@ def uploaded_file(file: object, exports: PrivateExports) -> Path:
     if not given:
         raise InputError("Choose a file to upload.")
     path = Path(given).resolve()
-    for area in (Path(get_upload_folder()), exports.root):
+    for area in (Path(get_upload_folder()), exports.files):
         area = area.resolve()
         if path != area and path.is_relative_to(area) and path.is_file():
             return path

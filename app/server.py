@@ -13,8 +13,6 @@
 
 from __future__ import annotations
 
-from urllib.parse import unquote
-
 import gradio as gr
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
@@ -27,7 +25,7 @@ from app.access import Access
 from app.exports import is_private_export
 from service.pipeline import Pipeline
 
-FILE_ROUTE = "/gradio_api/file="
+GRADIO_API = "/gradio_api/"  # its file routes: file={path} and the older file/{path}
 
 
 def security_headers(frame_ancestors: str) -> list[tuple[bytes, bytes]]:
@@ -50,12 +48,14 @@ class Guard:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        if scope["path"].startswith(FILE_ROUTE) and not self._may_fetch(scope):
+        if scope["path"].startswith(GRADIO_API) and not self._may_fetch(scope):
             return await PlainTextResponse("Not found", status_code=404)(scope, receive, self._send(send))
         await self.app(scope, receive, self._send(send))
 
     def _may_fetch(self, scope) -> bool:
-        name = unquote(scope["path"][len(FILE_ROUTE):]).rsplit("/", 1)[-1]
+        """Whatever Gradio route names a private export (by its file name: ASGI's path is already
+        decoded, as Gradio's routes read it), only its owner gets it."""
+        name = scope["path"].rsplit("/", 1)[-1].rsplit("=", 1)[-1]
         if not is_private_export(name):
             return True
         return self.access.exports.may_fetch(name, self.access.identity(Request(scope)).name)
@@ -95,9 +95,10 @@ def build_app(pipeline: Pipeline, access: Access, demo: gr.Blocks) -> FastAPI:
     app = gr.mount_gradio_app(app, demo, path="", ssr_mode=False, footer_links=["api", "gradio"],
                               auth_dependency=None if access.anonymous else access.gradio_user,
                               max_file_size=settings.max_upload_bytes, show_error=False,
-                              app_kwargs={"openapi_url": None})
+                              allowed_paths=[str(access.exports.files)], app_kwargs={"openapi_url": None})
     # Gradio checks that a file given to a handler was uploaded (and that a file it serves is one
     # it may) only once `launch()` has run: mounted, it never does, so say it has.
     demo.has_launched = True
+    access.exports.sweep()  # what expired while the app was stopped
     app.add_middleware(Guard, access=access, headers=security_headers(settings.frame_ancestors))
     return app

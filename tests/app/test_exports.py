@@ -30,7 +30,9 @@ def test_an_export_is_owner_only_on_disk_and_to_fetch(exports):
     path = exports.write("cara", "history", ".json", '[{"id": 1}]')
     assert path.read_text() == '[{"id": 1}]' and is_private_export(path.name)
     assert path.stat().st_mode & 0o777 == 0o600
-    assert exports.root.stat().st_mode & 0o777 == 0o700 and path.parent.stat().st_mode & 0o777 == 0o700
+    for folder in (exports.root, exports.files, exports.owners, path.parent):
+        assert folder.stat().st_mode & 0o777 == 0o700, folder
+    assert (exports.owners / f"{path.parent.name}.json").stat().st_mode & 0o777 == 0o600
     assert exports.may_fetch(path.name, "cara") is True
     assert exports.may_fetch(path.name, "vera") is False and exports.may_fetch(path.name, None) is False
     forged = path.name.replace(path.name[-40:-8], "0" * 32)  # a token of no export
@@ -49,7 +51,7 @@ def test_an_expired_export_is_refused_and_removed_with_gradios_copy(exports, upl
     copy.parent.mkdir()
     copy.write_text("{}\n")
     kept = exports.write("cara", "history", ".json", "[]")
-    record = path.parent / "owner.json"
+    record = exports.owners / f"{path.parent.name}.json"
     record.write_text(json.dumps(json.loads(record.read_text()) | {"at": time.time() - 601}))  # 10 minutes on
     assert exports.may_fetch(path.name, "cara") is False
     assert not path.exists() and not copy.exists()

@@ -39,8 +39,11 @@ def hardened(pipeline, tmp_path_factory):
     folder = tmp_path_factory.mktemp("hardened-app")
     state, uploads = folder / "state", folder / "gradio"
     add_users(state)
+    # the state folder outside the app's temporary folder (TMPDIR) and working folder, as in a deployment:
+    # Gradio serves a file from neither unless told to
+    (folder / "tmp").mkdir()
     env = closed_app_env(state, FPKG_MAX_UPLOAD_MB="2", FPKG_CURATION_REVIEW="two", FPKG_SECURE_COOKIE="on",
-                         GRADIO_TEMP_DIR=str(uploads))
+                         GRADIO_TEMP_DIR=str(uploads), TMPDIR=str(folder / "tmp"))
     ARTIFACTS.mkdir(exist_ok=True)
     app = launch_app(private_cache(pipeline, folder / "cache"), ARTIFACTS / "app-hardened-server.log", env=env)
     app.state_dir, app.uploads = state, uploads
@@ -178,8 +181,11 @@ def test_an_export_is_private_to_its_owner(hardened):
     url = f"{hardened.url}/gradio_api/file={exported['path']}"
     assert httpx.get(url, cookies={COOKIE: cara}, timeout=30).text.startswith('{"kind": "propose"')
     assert httpx.get(url, cookies={COOKIE: ada}, timeout=30).status_code == 404  # another signed-in user
+    older_route = f"{hardened.url}/gradio_api/file/{exported['path']}"
+    assert httpx.get(older_route, cookies={COOKIE: ada}, timeout=30).status_code == 404
+    assert httpx.get(older_route, cookies={COOKIE: cara}, timeout=30).status_code == 200
     assert httpx.get(url, timeout=30).status_code in (401, 404)
-    [kept] = (hardened.state_dir / "exports").glob("*/curated-overlay-*.jsonl")
+    [kept] = (hardened.state_dir / "exports" / "files").glob("*/curated-overlay-*.jsonl")
     assert kept.name == exported["path"].rsplit("/", 1)[-1] and kept.stat().st_mode & 0o777 == 0o600
     assert (hardened.state_dir / "exports").stat().st_mode & 0o777 == 0o700
 
