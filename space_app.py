@@ -31,4 +31,5 @@ demo = build_demo(pipeline, access)
 
 if __name__ == "__main__":
     demo.launch(server_name=default_host(), server_port=int(os.environ.get("PORT", "7860")), ssr_mode=False,
-                auth_dependency=None if access.anonymous else access.gradio_user)
+                auth_dependency=None if access.anonymous else access.gradio_user,
+                max_file_size=access.settings.max_upload_bytes)

@@ -8,7 +8,7 @@ ROLES = ("viewer", "curator", "admin")
 # action -> the least role that may take it
 ACTION_ROLES = {
     "diagnose": "viewer", "ask": "viewer", "explore": "viewer", "history": "viewer",
-    "review": "curator", "merge": "curator",
+    "review": "curator", "merge": "curator", "approve": "curator",
     "undo": "admin", "manage_users": "admin", "audit": "admin",
 }
 

@@ -47,6 +47,15 @@ class User:
         return hashlib.sha256((self.password_hash or self.name).encode()).hexdigest()[:12]
 
 
+class DamagedUsersFile(SettingsError):
+    """The users file cannot be read; `reason` says why without naming the file's path."""
+
+    def __init__(self, path: Path, reason: str):
+        self.reason = reason
+        super().__init__(f"The users file {path} cannot be read ({reason}); fix it or remove it and add the users "
+                         "again with `python -m app users add`.")
+
+
 def checked_name(name: str) -> str:
     name = (name or "").strip()
     if not NAME.fullmatch(name):
@@ -84,6 +93,14 @@ class UsersFile:
     def get(self, name: str) -> User | None:
         return self.users().get(name)
 
+    def problem(self) -> str | None:
+        """Why the file cannot be read now (no path in it: /healthz says it to anyone), else None."""
+        try:
+            self.users()
+        except DamagedUsersFile as e:
+            return f"the users file cannot be read ({e.reason})"
+        return None
+
     def verify(self, name: str, password: str) -> User | None:
         """The user when the password is theirs, else None (in about the same time either way)."""
         user = self.get(name) if NAME.fullmatch(name or "") else None
@@ -117,11 +134,11 @@ class UsersFile:
                                               str(entry.get("added", "")))
                      for name, entry in entries.items()}
         except (OSError, ValueError, KeyError, TypeError, AttributeError, InputError) as e:
-            raise SettingsError(f"The users file {self.path} cannot be read ({e}); fix it or remove it and add "
-                                "the users again with `python -m app users add`.") from e
+            reason = f"{type(e).__name__}: {e}" if isinstance(e, (KeyError, OSError)) else str(e)
+            raise DamagedUsersFile(self.path, reason.replace(str(self.path), "the file")) from e
         if data.get("version") != FORMAT_VERSION:
-            raise SettingsError(f"The users file {self.path} has format version {data.get('version')!r}; "
-                                f"this version reads {FORMAT_VERSION}.")
+            raise DamagedUsersFile(self.path, f"format version {data.get('version')!r}; this version reads "
+                                              f"{FORMAT_VERSION}")
         return users
 
     def _write(self, users: dict[str, User]) -> None:

@@ -7,8 +7,9 @@
 
 The server binds 127.0.0.1 unless told otherwise; in a container (FPKG_IN_CONTAINER=1, as the
 Dockerfile sets) or on a Hugging Face Space (SPACE_ID set) it binds 0.0.0.0. `GET /healthz` answers
-200 while the graph store answers, 503 otherwise (the Docker HEALTHCHECK uses it); it also says
-whether the vector index has finished loading.
+200 while the graph store answers and the users file and curated overlay can be read, 503 with the
+reason otherwise (the Docker HEALTHCHECK uses it); it also says whether the vector index has finished
+loading. The server itself (headers, limits, sign-in) is app/server.py.
 """
 
 from __future__ import annotations
@@ -133,14 +134,10 @@ def warm_up(pipeline, progress) -> int:
 
 
 def serve(pipeline, host: str, port: int, progress) -> None:
-    import gradio as gr
     import uvicorn
-    from fastapi import FastAPI
-    from fastapi.responses import JSONResponse
 
-    from app import signin
-    from app.about import ner_in_use
     from app.access import Access
+    from app.server import build_app
     from app.ui import build_demo
     from fpkg.config import access_settings
 
@@ -149,22 +146,7 @@ def serve(pipeline, host: str, port: int, progress) -> None:
         raise SettingsError(f"FPKG_ANONYMOUS=off, but nobody can sign in: {access.users.path} holds no user with a "
                             "password. Add one with `python -m app users add NAME --role admin`.")
     progress("building the interface")
-    demo = build_demo(pipeline, access)
-    app = FastAPI()
-    if not access.hf_oauth:
-        signin.add_routes(app, access)
-
-    @app.get("/healthz")
-    def healthz() -> JSONResponse:
-        healthy = pipeline.store.health()
-        return JSONResponse({"status": "ok" if healthy else "graph store not answering",
-                             "vector_index": "ready" if pipeline.ready("vector") else "loading",
-                             "ner": ner_in_use(pipeline)},
-                            status_code=200 if healthy else 503)
-
-    # With anonymous use off, Gradio answers 401 to any request that `gradio_user` lets not in.
-    app = gr.mount_gradio_app(app, demo, path="", ssr_mode=False, footer_links=["api", "gradio"],
-                              auth_dependency=None if access.anonymous else access.gradio_user)
+    app = build_app(pipeline, access, build_demo(pipeline, access))
     # The vector index loads in the background (seconds from the cache): the page answers at once
     # and a first vector-mode request waits for it.
     pipeline.warm_in_background("vector", progress)

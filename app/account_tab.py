@@ -23,7 +23,10 @@ def account_line(access: Access, request: gr.Request = None) -> str:
     identity = access.identity(request)
     if identity.signed_in:
         via = " with Hugging Face" if identity.via == "huggingface" else ""
-        leave = "" if identity.via == "huggingface" else ' · <a href="signout" target="_self">Sign out</a>'
+        # a form, not a link: signing out is a POST (a link could be followed from another site)
+        leave = "" if identity.via == "huggingface" else (
+            ' · <form method="post" action="signout" style="display:inline">'
+            '<button type="submit" id="signout-button">Sign out</button></form>')
         return f"Signed in{via} as <b>{html.escape(identity.name)}</b> ({identity.role}){leave}"
     if access.password_sign_in:
         return 'Not signed in: you may read and diagnose · <a href="signin" target="_self">Sign in</a>'
@@ -37,7 +40,8 @@ def audit(access: Access, request: gr.Request = None) -> tuple:
              for u in sorted(access.users.users().values(), key=lambda u: u.name)]
     records, unreadable = access.audit.records()
     rows = [[r.at.replace("T", " "), r.actor, r.action, r.detail] for r in reversed(records[-SHOWN_RECORDS:])]
-    message = f"{len(records):,} audit records ({access.audit.path}), newest first; shown to {identity.name}."
+    message = (f"{len(records):,} audit records (audit.jsonl in the state folder), newest first; shown to "
+               f"{identity.name}.")
     if unreadable:
         message += f" **{unreadable} line(s) could not be read** (cut short or edited by hand)."
     return message, users, rows

@@ -19,7 +19,6 @@ import gradio as gr
 
 from accounts.history import MAX_ENTRIES, Entry, as_csv, as_json, browser_entries, new_entry
 from app.access import Access, allow
-from app.exports import export_folder
 from app.gradio_bind import bind
 
 # The form fields each kind of entry keeps, in the order of the handlers' parameters.
@@ -31,7 +30,6 @@ FIELDS = {
 }
 TABLE_HEADERS = ["#", "when (UTC)", "kind", "answer"]
 STORAGE_KEY = "fpkg-rag-history"
-EXPORT_MAX_AGE_S = 600  # exports hold case details: kept minutes, not hours
 MARKDOWN = re.compile(r"[*_`#>]+")
 
 
@@ -119,14 +117,12 @@ def delete_all(access: Access, stored, request: gr.Request = None) -> tuple:
 
 
 def export(access: Access, fmt: str, stored, request: gr.Request = None) -> str:
-    """The whole history as a JSON or CSV file to download."""
-    allow(access, request, "history")
+    """The whole history as a JSON or CSV file to download: private, for the one who asked, for a few
+    minutes (app/exports.py)."""
+    identity = allow(access, request, "history")
     entries = _entries(access, request, stored)
     text = as_json(entries) if fmt == "json" else as_csv(entries)
-    folder = export_folder("fpkg-rag-history", EXPORT_MAX_AGE_S)
-    path = folder / f"history-{hashlib.sha1(text.encode()).hexdigest()[:12]}.{fmt}"
-    path.write_text(text, encoding="utf-8")
-    return str(path)
+    return str(access.exports.write(identity.name, "history", f".{fmt}", text))
 
 
 def rerun(access: Access, entry_id, stored, request: gr.Request = None) -> tuple:

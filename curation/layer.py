@@ -5,6 +5,10 @@ A merge writes the graph first and then appends the overlay record; if the recor
 written, the batch is taken out of the graph again. An undo does the reverse. One lock orders them
 within the process. A damaged overlay (OverlayError) is not applied at all: the graph then holds
 no curated fact and merging is refused until the file is mended.
+
+Every batch says where its facts come from (a PMID, or the source text's SHA-256). With two-person
+review (`review="two"`, FPKG_CURATION_REVIEW) a curator's batch is only proposed; another curator
+approves it (then it is merged) or an admin declines it.
 """
 
 from __future__ import annotations
@@ -50,12 +54,13 @@ class Replay:
 
 
 class CuratedLayer:
-    def __init__(self, store: GraphStore, overlay: Overlay):
-        self.store, self.overlay = store, overlay
+    def __init__(self, store: GraphStore, overlay: Overlay, review: str = "one"):
+        self.store, self.overlay, self.review = store, overlay, review
         self._lock = threading.Lock()
         self.problem: str | None = None  # why the overlay is not applied
         self.replayed: Replay | None = None
         self.listeners: list[Callable[[], None]] = []  # told after each merge and undo (e.g. copies of the graph)
+        self._checked: tuple[tuple, str | None] | None = None  # the overlay file's stat, and what was wrong
 
     @classmethod
     def set_aside(cls, store: GraphStore, path: Path) -> CuratedLayer:
@@ -86,36 +91,92 @@ class CuratedLayer:
 
     def state(self) -> OverlayState:
         self._usable()
-        return self.overlay.read()
+        try:
+            return self.overlay.read()
+        except OverlayError as e:  # damaged since the start
+            raise InputError(f"Curated facts are switched off: {e}") from e
+
+    def health(self) -> str | None:
+        """What is wrong with the curated facts now (for /healthz), else None: the overlay was damaged
+        at the start (none applied), or has been since (the file read again when it changed)."""
+        if self.problem:
+            return f"curated facts are not applied: {self.problem}"
+        try:
+            stat = self.overlay.path.stat()
+            key = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
+        except FileNotFoundError:
+            return None
+        if self._checked is None or self._checked[0] != key:
+            try:
+                self.overlay.read()
+                self._checked = (key, None)
+            except OverlayError as e:
+                self._checked = (key, f"the curated overlay is damaged: {e}")
+        return self._checked[1]
 
     def merge(self, curator: str, facts: list[Fact], pmid: str = "", text: str = "") -> Batch:
-        """One reviewed batch into the graph and the overlay, with its provenance: the PMID, else the
-        pasted text's SHA-256."""
+        """One reviewed batch with its provenance (the PMID, else the source text's SHA-256): into the
+        graph and the overlay, or, with two-person review, proposed (`pending`) for another curator."""
+        self._usable()
         pmid = checked_pmid(pmid)
-        digest = hashlib.sha256(text.encode()).hexdigest() if text and not pmid else ""
-        return self._merge(curator, check_facts(self.store, facts), pmid, digest)
+        facts = check_facts(self.store, facts)
+        if not pmid and not text.strip():
+            raise InputError("Say where the facts come from: a PMID, or the text they were taken from.")
+        digest = hashlib.sha256(text.encode()).hexdigest() if not pmid else ""
+        return self._submit(curator, facts, pmid, digest)
 
-    def _merge(self, curator: str, facts: list[Fact], pmid: str, digest: str) -> Batch:
+    def _submit(self, curator: str, facts: list[Fact], pmid: str, digest: str) -> Batch:
         with self._lock:
-            self._usable()
-            batch = Batch(self.overlay.next_batch(), curator, now(), tuple(facts), pmid, digest)
-            apply_batch(self.store, batch)
-            try:
-                self.overlay.add_merge(batch)
-            except OSError:
-                remove_batch(self.store, batch.batch)
-                raise
+            batch = Batch(self._next_batch(), curator, now(), tuple(facts), pmid, digest)
+            if self.review == "two":
+                self.overlay.add_proposal(batch)
+                return batch
+            self._apply(batch)
         self._changed()
         return batch
 
-    def undo(self, batch_number: int, by: str) -> Batch:
+    def approve(self, batch_number: int, approver: str) -> Batch:
+        """Two-person review: another curator's proposal merged by `approver`."""
         with self._lock:
             state = self.state()
-            batch = state.batches.get(batch_number)
+            proposal = state.proposed.get(batch_number)
+            if proposal is None:
+                raise InputError(f"There is no proposed batch {batch_number}.")
+            if batch_number in state.batches or batch_number in state.undone:
+                done = "merged" if batch_number in state.batches else f"declined by {state.undone[batch_number]}"
+                raise InputError(f"Batch {batch_number} was already {done}.")
+            if approver == proposal.curator:
+                raise InputError(f"Batch {batch_number} was proposed by {approver}: another curator must merge it.")
+            batch = Batch(batch_number, proposal.curator, now(), tuple(check_facts(self.store, list(proposal.facts))),
+                          proposal.pmid, proposal.text_sha256, approver)
+            self._apply(batch)
+        self._changed()
+        return batch
+
+    def _apply(self, batch: Batch) -> None:
+        apply_batch(self.store, batch)
+        try:
+            self.overlay.add_merge(batch)
+        except OSError:
+            remove_batch(self.store, batch.batch)
+            raise
+
+    def _next_batch(self) -> int:
+        state = self.state()
+        return max([*state.batches, *state.proposed], default=0) + 1
+
+    def undo(self, batch_number: int, by: str) -> Batch:
+        """A merged batch taken out of the graph, or a pending proposal declined."""
+        with self._lock:
+            state = self.state()
+            batch = state.batches.get(batch_number) or state.proposed.get(batch_number)
             if batch is None:
                 raise InputError(f"There is no curated batch {batch_number}.")
             if batch_number in state.undone:
                 raise InputError(f"Batch {batch_number} was already undone by {state.undone[batch_number]}.")
+            if batch_number not in state.batches:  # a proposal: nothing in the graph
+                self.overlay.add_undo(batch_number, by)
+                return batch
             remove_batch(self.store, batch_number)
             try:
                 self.overlay.add_undo(batch_number, by)
@@ -130,14 +191,20 @@ class CuratedLayer:
         return self.overlay.path.read_text(encoding="utf-8") if self.overlay.path.is_file() else ""
 
     def import_text(self, text: str, curator: str) -> list[Batch]:
-        """Every live batch of an exported overlay, merged again as new batches by `curator` (their
-        provenance kept); a damaged export is refused whole, and so is one naming a node the graph
-        does not hold (checked before anything is written)."""
-        imported = parse(text if text.endswith("\n") else text + "\n", Path("the imported file"))
+        """Every live batch of an exported overlay, merged again (or, with two-person review, proposed)
+        as new batches by `curator`, their provenance kept; a damaged export is refused whole, and so
+        is one naming a node the graph does not hold or a batch without provenance (checked before
+        anything is written)."""
+        self._usable()
+        imported = parse(text if text.endswith("\n") else text + "\n", "the imported file")
         batches = [(batch, check_facts(self.store, list(batch.facts))) for batch in imported.live()]
         if not batches:
             raise InputError("The imported file holds no curated batch to merge.")
-        return [self._merge(curator, facts, batch.pmid, batch.text_sha256) for batch, facts in batches]
+        for batch, _ in batches:
+            if not batch.pmid and not batch.text_sha256:
+                raise InputError(f"Batch {batch.batch} of the imported file does not say where its facts come from "
+                                 "(no PMID, no source text): nothing was imported.")
+        return [self._submit(curator, facts, batch.pmid, batch.text_sha256) for batch, facts in batches]
 
     def _changed(self) -> None:
         self.store.snapshot()

@@ -25,6 +25,14 @@ MAX_LLM_TIMEOUT_S = 3600.0
 HISTORY_MODES = ("browser", "server")
 DEFAULT_HISTORY_DAYS = 30.0
 DEFAULT_SESSION_HOURS = 12.0
+REVIEW_MODES = ("one", "two")
+SECURE_COOKIE_MODES = ("auto", "on")
+DEFAULT_SIGNIN_CHECKS = 2  # Argon2id checks at once: 64 MiB each
+DEFAULT_SIGNIN_PER_ADDRESS = 10  # failed or running sign-ins per address per minute
+DEFAULT_SIGNIN_PER_MINUTE = 60  # the same over every address
+DEFAULT_MAX_UPLOAD_MB = 5.0
+# A Space is shown inside huggingface.co's page; anywhere else the app is never framed.
+SPACE_FRAME_ANCESTORS = "https://huggingface.co"
 TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 
 
@@ -39,6 +47,15 @@ class AccessSettings:
     history_days_value: str | None = None  # FPKG_HISTORY_DAYS
     session_hours_value: str | None = None  # FPKG_SESSION_HOURS
     session_secret: str | None = field(default=None, repr=False)  # FPKG_SESSION_SECRET
+    review_value: str = "one"  # FPKG_CURATION_REVIEW: two = a batch one curator proposes, another merges
+    # hardening (docs/security.md)
+    signin_checks_value: str | None = None  # FPKG_SIGNIN_CHECKS
+    signin_per_address_value: str | None = None  # FPKG_SIGNIN_PER_ADDRESS
+    signin_per_minute_value: str | None = None  # FPKG_SIGNIN_PER_MINUTE
+    max_upload_mb_value: str | None = None  # FPKG_MAX_UPLOAD_MB
+    secure_cookie_value: str = "auto"  # FPKG_SECURE_COOKIE: on behind a TLS proxy
+    frame_ancestors_value: str = "'none'"  # FPKG_FRAME_ANCESTORS
+    trusted_origins_value: str = ""  # FPKG_TRUSTED_ORIGINS: sites besides the request's own host
 
     @classmethod
     def from_env(cls, env) -> AccessSettings:
@@ -47,7 +64,16 @@ class AccessSettings:
                    anonymous_value=env.get("FPKG_ANONYMOUS", "on"), history_value=env.get("FPKG_HISTORY", "browser"),
                    history_days_value=env.get("FPKG_HISTORY_DAYS") or None,
                    session_hours_value=env.get("FPKG_SESSION_HOURS") or None,
-                   session_secret=env.get("FPKG_SESSION_SECRET") or None)
+                   session_secret=env.get("FPKG_SESSION_SECRET") or None,
+                   review_value=env.get("FPKG_CURATION_REVIEW") or "one",
+                   signin_checks_value=env.get("FPKG_SIGNIN_CHECKS") or None,
+                   signin_per_address_value=env.get("FPKG_SIGNIN_PER_ADDRESS") or None,
+                   signin_per_minute_value=env.get("FPKG_SIGNIN_PER_MINUTE") or None,
+                   max_upload_mb_value=env.get("FPKG_MAX_UPLOAD_MB") or None,
+                   secure_cookie_value=env.get("FPKG_SECURE_COOKIE") or "auto",
+                   frame_ancestors_value=env.get("FPKG_FRAME_ANCESTORS")
+                   or (SPACE_FRAME_ANCESTORS if env.get("SPACE_ID") else "'none'"),
+                   trusted_origins_value=env.get("FPKG_TRUSTED_ORIGINS", ""))
 
     @property
     def users_file(self) -> Path:
@@ -74,6 +100,65 @@ class AccessSettings:
     @property
     def session_hours(self) -> float:
         return _positive("FPKG_SESSION_HOURS", self.session_hours_value, DEFAULT_SESSION_HOURS, 24 * 90)
+
+    @property
+    def review(self) -> str:
+        return _choice("FPKG_CURATION_REVIEW", self.review_value, REVIEW_MODES)
+
+    @property
+    def signin_checks(self) -> int:
+        return _whole("FPKG_SIGNIN_CHECKS", self.signin_checks_value, DEFAULT_SIGNIN_CHECKS, 16)
+
+    @property
+    def signin_per_address(self) -> int:
+        return _whole("FPKG_SIGNIN_PER_ADDRESS", self.signin_per_address_value, DEFAULT_SIGNIN_PER_ADDRESS, 10_000)
+
+    @property
+    def signin_per_minute(self) -> int:
+        return _whole("FPKG_SIGNIN_PER_MINUTE", self.signin_per_minute_value, DEFAULT_SIGNIN_PER_MINUTE, 100_000)
+
+    @property
+    def max_upload_bytes(self) -> int:
+        return int(_positive("FPKG_MAX_UPLOAD_MB", self.max_upload_mb_value, DEFAULT_MAX_UPLOAD_MB, 1024, "MB")
+                   * 2**20)
+
+    @property
+    def secure_cookie(self) -> bool:
+        """Always mark the session cookie Secure (on), or only when the request came over HTTPS (auto)."""
+        return _choice("FPKG_SECURE_COOKIE", self.secure_cookie_value, SECURE_COOKIE_MODES) == "on"
+
+    @property
+    def frame_ancestors(self) -> str:
+        value = " ".join(self.frame_ancestors_value.split())
+        if not value or any(c in value for c in ";,\""):
+            raise SettingsError(f"FPKG_FRAME_ANCESTORS={self.frame_ancestors_value!r}: use 'none' or sources "
+                                "separated by spaces, e.g. https://example.org")
+        return value
+
+    @property
+    def trusted_origins(self) -> tuple[str, ...]:
+        """Origins (scheme://host[:port]) whose pages may post the sign-in form, besides the app's own."""
+        origins = tuple(o.strip().rstrip("/").lower() for o in self.trusted_origins_value.split(",") if o.strip())
+        for origin in origins:
+            if not origin.startswith(("http://", "https://")) or "/" in origin.split("://", 1)[1]:
+                raise SettingsError(f"FPKG_TRUSTED_ORIGINS: {origin!r} is not an origin such as https://example.org")
+        return origins
+
+
+def _choice(name: str, value: str, choices: tuple[str, ...]) -> str:
+    chosen = value.strip().lower()
+    if chosen not in choices:
+        raise SettingsError(f"{name}={value!r}: use {' or '.join(choices)}")
+    return chosen
+
+
+def _whole(name: str, value: str | None, default: int, most: int) -> int:
+    """A setting that is a whole number from 1 to `most`; `default` when unset."""
+    if value is None or not value.strip():
+        return default
+    if not value.strip().isdigit() or not 1 <= int(value) <= most:
+        raise SettingsError(f"{name}={value!r} must be a whole number from 1 to {most:,}")
+    return int(value)
 
 
 def _positive(name: str, value: str | None, default: float, most: float, unit: str = "") -> float:

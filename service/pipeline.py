@@ -99,6 +99,7 @@ class Pipeline:
         self.settings, self.store, self.linker, self.recognizer = settings, store, linker, recognizer
         # a pipeline made in code without one: the overlay of the settings, not replayed
         self.curated = curated or CuratedLayer(store, Overlay(overlay_path(settings)))
+        self.curated.review = access_settings(settings).review  # one or two curators per merged batch
         self.curated.listeners.append(self.curated_changed)
         self.build_report = build_report
         self.ranker = DiagnosisRanker(store, linker, ontology, profiles, findings, startup_reads=startup_reads)
@@ -300,6 +301,8 @@ class Pipeline:
             return
         if generator.notice:
             result.notices.append(generator.notice)
+        if grounding is not None and self.curated.problem:  # the graph answered without them
+            result.notices.append(f"Curated facts are not in this answer: {self.curated.problem}")
         # a diagnosis reply is a name and two sentences; a small model left at 512 tokens rambles for seconds
         limit = DIAGNOSIS_REPLY_TOKENS if result.kind == "diagnosis" else ANSWER_REPLY_TOKENS
         request = GenerationRequest(messages, temperature=temperature, seed=seed, grounding=grounding,

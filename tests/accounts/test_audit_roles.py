@@ -31,7 +31,7 @@ def test_a_line_cut_short_is_counted_as_unreadable(tmp_path):
 
 @pytest.mark.parametrize(("role", "allowed"), [
     ("viewer", {"diagnose", "ask", "explore", "history"}),
-    ("curator", {"diagnose", "ask", "explore", "history", "review", "merge"}),
+    ("curator", {"diagnose", "ask", "explore", "history", "review", "merge", "approve"}),
     ("admin", set(ACTION_ROLES)),
     (None, set()), ("root", set()), ("Admin", set()),
 ])

@@ -77,3 +77,16 @@ def test_a_broken_file_is_a_clear_settings_error(users, text):
     users.path.write_text(text)
     with pytest.raises(SettingsError, match=str(users.path)):
         users.users()
+
+
+def test_a_file_cut_short_while_running_is_a_problem_named_without_its_path(users):
+    users.add("cara", "curator", "curator password")
+    assert users.problem() is None
+    text = users.path.read_text()
+    users.path.write_text(text[: len(text) // 2])  # cut short
+    problem = users.problem()
+    assert problem.startswith("the users file cannot be read") and str(users.path.parent) not in problem
+    with pytest.raises(SettingsError):
+        users.get("cara")
+    users.path.write_text(text)
+    assert users.problem() is None and users.get("cara").role == "curator"

@@ -5,11 +5,12 @@ from __future__ import annotations
 import io
 from types import SimpleNamespace
 
+import gradio as gr
 import pytest
 
 from accounts.sessions import COOKIE
 from app.__main__ import main as app_main
-from app.access import Access
+from app.access import Access, allow
 from fpkg.config import AccessSettings
 from fpkg.errors import AccessDenied, SettingsError
 
@@ -82,6 +83,54 @@ def test_on_a_space_the_hugging_face_session_names_the_user(access, tmp_path):
 def test_bad_settings_are_named(tmp_path, env, message):
     with pytest.raises(SettingsError, match=message):
         Access(settings(tmp_path, **{"FPKG_HISTORY": "server", **env}), hf_oauth=False)
+
+
+@pytest.mark.parametrize(("env", "read", "message"), [
+    ({"FPKG_CURATION_REVIEW": "three"}, "review", "use one or two"),
+    ({"FPKG_SIGNIN_CHECKS": "0"}, "signin_checks", "whole number from 1"),
+    ({"FPKG_SIGNIN_PER_ADDRESS": "2.5"}, "signin_per_address", "whole number"),
+    ({"FPKG_SIGNIN_PER_MINUTE": "-1"}, "signin_per_minute", "whole number"),
+    ({"FPKG_MAX_UPLOAD_MB": "0"}, "max_upload_bytes", "FPKG_MAX_UPLOAD_MB"),
+    ({"FPKG_SECURE_COOKIE": "always"}, "secure_cookie", "use auto or on"),
+    ({"FPKG_FRAME_ANCESTORS": "'none'; script-src *"}, "frame_ancestors", "FPKG_FRAME_ANCESTORS"),
+    ({"FPKG_TRUSTED_ORIGINS": "example.org"}, "trusted_origins", "not an origin"),
+])
+def test_bad_hardening_settings_are_named(tmp_path, env, read, message):
+    with pytest.raises(SettingsError, match=message):
+        getattr(settings(tmp_path, **env), read)
+
+
+def test_hardening_settings_and_their_defaults(tmp_path):
+    defaults = settings(tmp_path)
+    assert (defaults.signin_checks, defaults.signin_per_address, defaults.signin_per_minute) == (2, 10, 60)
+    assert defaults.max_upload_bytes == 5 * 2**20 and not defaults.secure_cookie and defaults.review == "one"
+    assert defaults.frame_ancestors == "'none'" and defaults.trusted_origins == ()
+    given = settings(tmp_path, FPKG_MAX_UPLOAD_MB="2", FPKG_SECURE_COOKIE="on", FPKG_CURATION_REVIEW="Two",
+                     FPKG_TRUSTED_ORIGINS="https://Example.org/, http://localhost:8080")
+    assert given.max_upload_bytes == 2 * 2**20 and given.secure_cookie and given.review == "two"
+    assert given.trusted_origins == ("https://example.org", "http://localhost:8080")
+    assert settings(tmp_path, SPACE_ID="someone/app").frame_ancestors == "https://huggingface.co"
+
+
+def test_a_refused_curator_or_admin_action_is_audited(access):
+    request = SimpleNamespace(cookies={COOKIE: access.signer.token(access.users.get("vera"))},
+                              client=SimpleNamespace(host="10.1.2.3"))
+    with pytest.raises(gr.Error, match="vera is a viewer; merge needs the curator role"):
+        allow(access, request, "merge")
+    with pytest.raises(gr.Error, match="Please sign in"):
+        allow(access, SimpleNamespace(cookies={}, client=SimpleNamespace(host="10.9.9.9")), "undo")
+    allow(access, request, "diagnose")
+    records = [(r.actor, r.action) for r in access.audit.records()[0]]
+    assert records == [("vera", "merge refused"), ("anonymous from 10.9.9.9", "undo refused")]
+
+
+def test_a_damaged_users_file_signs_nobody_in_and_says_why(access):
+    cara = signed_in(access, "cara")
+    access.users.path.write_text('{"version": 1, "users": {"cara": ')
+    assert access.identity(cara).name is None  # fails closed, no exception
+    with pytest.raises(AccessDenied, match="Sign-in is unavailable: the users file cannot be read") as refused:
+        access.require(cara, "merge")
+    assert str(access.users.path.parent) not in str(refused.value)
 
 
 def test_the_users_command_adds_lists_and_removes(tmp_path, monkeypatch, capsys):

@@ -106,7 +106,7 @@ def old_token(name: str, users: UsersFile, age_s: float, secret: str = SECRET, *
         def get_timestamp(self) -> int:
             return int(time.time() - age_s)
 
-    payload = {"name": name, "stamp": users.get(name).session_stamp, **claims}
+    payload = {"name": name, "stamp": users.get(name).session_stamp, "sid": f"test-{age_s}", **claims}
     return URLSafeTimedSerializer(secret, salt=SALT, signer=Backdated).dumps(payload)
 
 

@@ -115,7 +115,7 @@ def test_signed_in_history_is_kept_on_the_server_across_a_restart(browser, close
         page.get_by_role("tab", name="Admin").click()
         page.locator("#admin-show").click()
         assert "cara is a curator; audit needs the admin role" in toast_with(page, "audit needs the admin role")
-        page.locator("#account-status a", has_text="Sign out").click()
+        page.locator("#signout-button").click()
         page.wait_for_selector("#signin")  # signed out: anonymous use is off, so back to the form
         sign_in(page, app.url, "vera", PASSWORDS["vera"])  # a viewer's merge: refused by the server
         page.wait_for_selector("#diag-submit")

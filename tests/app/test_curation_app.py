@@ -80,7 +80,7 @@ def test_every_curation_endpoint_checks_the_role_on_the_server(curating):
     with pytest.raises(Exception, match="vera is a viewer; merge needs the curator role"):
         curating.as_user("vera").predict(table([row]), REPORT, "", api_name="/merge")
     with pytest.raises(Exception, match="cara is a curator; undo needs the admin role"):
-        curating.as_user("cara").predict(1, api_name="/undo")
+        curating.as_user("cara").predict("1", "1", api_name="/undo")
     assert curating.overlay() == b"" and curated_triples(curating.url) == set()
 
 
@@ -165,10 +165,11 @@ def test_a_curator_reviews_merges_a_rebuild_keeps_it_and_an_admin_undoes_it(brow
     sign_in(page, curating.url, "ada", PASSWORDS["ada"])
     page.get_by_role("tab", name="Curate").click()
     field(page, "curate-batch").fill("1")
+    field(page, "curate-confirm").fill("1")
     page.locator("#curate-undo").click()
     page.wait_for_function("document.querySelector('#curate-message').innerText.includes('Batch 1 undone')")
     assert curated_triples(curating.url) == expected  # batch 2 still holds them
-    curating.as_user("ada").predict(2, api_name="/undo")
+    curating.as_user("ada").predict("2", "2", api_name="/undo")
     assert curated_triples(curating.url) == set()
     audit = [json.loads(line) for line in (curating.state / "audit.jsonl").read_text().splitlines()]
     assert [(r["actor"], r["action"]) for r in audit if r["action"] in ("merged", "imported", "undone")] == [

@@ -177,6 +177,16 @@ def test_bad_input_in_the_browser_is_explained(page):
     assert "Traceback" not in page.content()
 
 
+@pytest.mark.browser
+def test_markup_in_an_error_message_is_shown_as_typed(page):
+    field(page, "diag-age").fill("<b>five</b><img src=x onerror=alert('x')>")  # no digit: not an age
+    field(page, "diag-gene").fill("CHD7")
+    page.locator("#diag-submit").click()
+    assert "<b>five</b><img src=x onerror" in toast_with(page, "is not a number of years")
+    assert page.locator("[data-testid='toast-body'] b, [data-testid='toast-body'] img").count() == 0
+    assert page.dialogs == []
+
+
 # ---- the graph --------------------------------------------------------------------------------------
 def test_graph_unchanged_by_every_case(client, pipeline, graph_baseline):
     """Every case sent to the app above again (the browser tests' input included), between this

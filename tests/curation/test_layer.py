@@ -157,3 +157,78 @@ def test_a_fact_hpo_excludes_is_named(falkordb_store, tmp_path):
     assert hpo_exclusions(falkordb_store, [EXHIBIT, ptosis, CAUSE]) == [
         "HPO records Noonan syndrome as NOT having Ptosis (HP:0000508)."]
     assert hpo_exclusions(falkordb_store, [CAUSE]) == []
+
+
+def test_a_batch_without_provenance_is_refused(layer):
+    before = fingerprint(layer.store, layer.overlay)
+    for text in ("", "   \n"):
+        with pytest.raises(InputError, match="Say where the facts come from"):
+            layer.merge("cara", [EXHIBIT], pmid="", text=text)
+    assert fingerprint(layer.store, layer.overlay) == before
+
+
+def test_an_import_of_a_batch_without_provenance_is_refused_whole(layer, falkordb_store, tmp_path):
+    from curation.overlay import Batch
+
+    layer.merge("cara", [CAUSE], pmid="7")
+    bare = Overlay(tmp_path / "bare.jsonl")  # an export written by an older version, or by hand
+    bare.add_merge(Batch(1, "cara", "2026-01-01T00:00:00+00:00", (EXHIBIT,)))
+    before = fingerprint(layer.store, layer.overlay)
+    with pytest.raises(InputError, match="does not say where its facts come from"):
+        layer.import_text(layer.export_text() + bare.path.read_text(), "ida")
+    assert fingerprint(layer.store, layer.overlay) == before
+
+
+@pytest.fixture
+def two_person(falkordb_store, tmp_path) -> CuratedLayer:
+    falkordb_store.load(graph())
+    layer = CuratedLayer.open(falkordb_store, tmp_path / "overlay.jsonl")
+    layer.review = "two"
+    return layer
+
+
+def test_with_two_person_review_a_batch_is_merged_by_another_curator(two_person, tmp_path):
+    proposed = two_person.merge("cara", [EXHIBIT], pmid="11")
+    assert curated(two_person.store) == set()  # proposed only: not in the graph
+    assert [b.batch for b in two_person.state().pending()] == [1]
+    with pytest.raises(InputError, match="proposed by cara: another curator must merge it"):
+        two_person.approve(proposed.batch, "cara")
+    with pytest.raises(InputError, match="no proposed batch 5"):
+        two_person.approve(5, "ida")
+    merged = two_person.approve(proposed.batch, "ida")
+    assert merged.curator == "cara" and merged.approved_by == "ida" and merged.pmid == "11"
+    assert curated(two_person.store) == {("Noonan syndrome", "Exhibit", "Hypertelorism", 1)}
+    with pytest.raises(InputError, match="already merged"):
+        two_person.approve(proposed.batch, "ida")
+    declined = two_person.merge("ida", [CAUSE], text="A PTPN11 variant was found.")
+    two_person.undo(declined.batch, "ada")  # an admin declines a proposal
+    with pytest.raises(InputError, match="already declined by ada"):
+        two_person.approve(declined.batch, "cara")
+    state = two_person.state()
+    assert state.pending() == [] and [b.batch for b in state.live()] == [1] and state.undone == {2: "ada"}
+    two_person.store.load(graph())  # a rebuild replays what was merged, never a proposal
+    CuratedLayer.open(two_person.store, tmp_path / "overlay.jsonl")
+    assert curated(two_person.store) == {("Noonan syndrome", "Exhibit", "Hypertelorism", 1)}
+
+
+def test_with_two_person_review_an_import_is_proposed(two_person, tmp_path):
+    from curation.overlay import Batch
+
+    exported = Overlay(tmp_path / "export.jsonl")
+    exported.add_merge(Batch(1, "cara", "2026-01-01T00:00:00+00:00", (EXHIBIT, CAUSE), pmid="7"))
+    [batch] = two_person.import_text(exported.path.read_text(), "ida")
+    assert curated(two_person.store) == set() and [b.batch for b in two_person.state().pending()] == [batch.batch]
+
+
+def test_an_overlay_damaged_while_running_is_reported_without_its_path(layer, tmp_path):
+    layer.merge("cara", [EXHIBIT], pmid="1")
+    assert layer.health() is None
+    path = tmp_path / "overlay.jsonl"
+    path.write_text(path.read_text().replace("Hypertelorism", "Ptosis"))
+    problem = layer.health()
+    assert "line 1" in problem and "changed by hand" in problem and str(tmp_path) not in problem
+    with pytest.raises(InputError, match="switched off") as refused:
+        layer.merge("cara", [CAUSE], pmid="2")
+    assert str(tmp_path) not in str(refused.value)
+    path.write_text("")  # mended (emptied): healthy again
+    assert layer.health() is None

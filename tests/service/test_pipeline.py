@@ -103,3 +103,19 @@ def test_a_failing_llm_falls_back_to_the_grounded_answer_with_a_notice(pipeline)
     assert result.answer.startswith("Most likely: CHARGE syndrome")
     assert any("failed" in notice and "grounded answer" in notice for notice in result.notices)
     clear_cache()
+
+
+def test_answers_say_when_curated_facts_could_not_be_loaded(pipeline, tmp_path):
+    from curation.layer import CuratedLayer
+    from curation.overlay import Overlay
+
+    damaged = tmp_path / "curated-overlay.jsonl"
+    damaged.write_text('{"kind": "merge", "batch": 1}\n')  # no checksum: edited by hand
+    layer = CuratedLayer(pipeline.store, Overlay(damaged))
+    layer.put_back()  # what a start does: nothing applied, the problem kept
+    served = Pipeline(pipeline.settings, pipeline.store, pipeline.linker, pipeline.ontology, pipeline.recognizer,
+                      profiles=pipeline.profiles, curated=layer)
+    for result in (served.diagnose(CHARGE), served.ask("What diseases are associated with gene CHD7?")):
+        [notice] = [n for n in result.notices if n.startswith("Curated facts are not in this answer")]
+        assert "line 1" in notice and str(tmp_path) not in notice
+    assert not any("Curated facts" in n for n in pipeline.ask("Which genes cause CHARGE syndrome?").notices)
