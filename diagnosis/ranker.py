@@ -52,6 +52,7 @@ ABSENT = "ABSENT_FINDING"  # a finding written as absent
 # the gene's own weight, since the gene speaks against every other option.
 ELIMINATION = WEIGHTS["gene"]
 UNPUBLISHED_CASES = 2
+PRIOR_FIT_MARGIN = 0.2
 TOP_N = 10
 PHENOTYPE_CANDIDATES = 60  # the best phenotype matches among all diseases, added to the gene's
 
@@ -156,7 +157,9 @@ class DiagnosisRanker:
             notices.append(f"No gene known to the graph: ranked by the findings across all "
                            f"{len(matched.diseases):,} annotated diseases.")
         queried_at = time.perf_counter()
-        scored = {d: self._score(d, evidence, gene, present, matched, against) for d in evidence.diseases}
+        # the best fit among the gene's diseases: the literature prior yields to a clearly better one
+        best_fit = max((matched.of(d)[0] for d in evidence.gene_sources), default=0.0)
+        scored = {d: self._score(d, evidence, gene, present, matched, against, best_fit) for d in evidence.diseases}
         if case.options:
             ranked, missing = self._rank_options(case.options, option_links, scored, gene)
             links += list(option_links.values())
@@ -234,7 +237,7 @@ class DiagnosisRanker:
         return self.ontology.node_term.get(link.node_id) if link.node_id is not None else None
 
     def _score(self, disease: int, evidence: DiagnosisEvidence, gene: Link | None,
-               present: list[int], matched: PhenotypeScores, against: np.ndarray) -> RankedDisease:
+               present: list[int], matched: PhenotypeScores, against: np.ndarray, best_fit: float) -> RankedDisease:
         info = evidence.diseases[disease]
         parts: dict[str, float] = {}
         lines: list[str] = []
@@ -262,7 +265,10 @@ class DiagnosisRanker:
                          "the patient lacks that it shows, or one HPO says it lacks")
         cases = evidence.case_diseases.get(disease, 0)
         if cases and evidence.case_total:
-            parts["cases"] = round(WEIGHTS["cases"] * cases / (evidence.case_total + UNPUBLISHED_CASES), 4)
+            # FPKG's published patients are a prior for patients of that literature: it fades as another
+            # disease of the gene fits the patient's findings better by up to PRIOR_FIT_MARGIN
+            fades = max(0.0, 1 - (best_fit - similarity) / PRIOR_FIT_MARGIN) if present else 1.0
+            parts["cases"] = round(WEIGHTS["cases"] * fades * cases / (evidence.case_total + UNPUBLISHED_CASES), 4)
             lines.append(f"{cases} of {evidence.case_total} published patients with the gene had it")
         return RankedDisease(info["name"], disease, info.get("disease_id"), round(sum(parts.values()), 4),
                              parts, lines, exact=exact, annotated=annotated)
