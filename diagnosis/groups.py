@@ -56,7 +56,7 @@ class DiseaseGroups:
         chosen: dict[int, int] = {}  # the member's place -> the group's place
         for i, entry in enumerate(ranked):
             mine = self.members.get(entry.node_id, set()) & caused
-            mine = (mine - self.size.keys()) or mine  # a numbered member before a smaller group
+            mine = {m for m in mine if m not in self.size} or mine  # a numbered member before a smaller group
             best = min((place[m] for m in mine if m in place), default=None)
             if best is not None and best not in chosen:
                 chosen[best] = i

@@ -80,13 +80,17 @@ class PhenotypeOntology:
 
     def ancestors(self, term: int) -> np.ndarray:
         """The term and every term above it."""
-        return self._above[:, term].indices
+        return self._above.indices[self._above.indptr[term]:self._above.indptr[term + 1]]
+
+    def below(self, term: int) -> np.ndarray:
+        """The term and every term under it."""
+        return self.is_below.indices[self.is_below.indptr[term]:self.is_below.indptr[term + 1]]
 
     @lru_cache(maxsize=512)  # noqa: B019 - one ontology per process; rows are reused across cases
     def resnik_row(self, term: int) -> np.ndarray:
         """Resnik similarity of `term` to every term: the IC of their most informative common ancestor."""
         above = self.ancestors(term)
-        below = self.is_below[above]  # for each ancestor, the terms under it
+        below = self.is_below[above]  # for each ancestor, the terms under it (a matrix: one product)
         weighted = below.multiply(self.ic[above][:, None]).tocsc()
         return np.asarray(weighted.max(axis=0).todense(), dtype=np.float32).ravel()
 

@@ -29,6 +29,7 @@ Annotations made only by excluded papers (a held-out case) are left out.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from scipy import sparse
@@ -49,7 +50,6 @@ class PhenotypeScores:
     diseases: np.ndarray  # disease node ids
     match: np.ndarray  # symmetric similarity in [0, 1]
     exact: np.ndarray  # how many patient terms the disease is annotated with exactly
-
     sizes: np.ndarray | None = None  # how many findings each disease is annotated with (in the match's scope)
     findings: int = 0  # the patient's present and absent findings
 
@@ -82,9 +82,12 @@ class PhenotypeMatcher:
         nodes = self.diseases.tolist()
         self.facial = self._incidence({d: self._graph_terms(profiles.annotations(d)) for d in nodes})
         self.whole = self._incidence({d: self._whole_terms(d) for d in nodes})
-        self.frequencies = self._incidence({d: self._whole_terms(d) for d in nodes}, frequencies=True).tocsc()
-        self.annotated = self.whole.tocsc()
-        self.lacking = self._incidence({d: profiles.hpo_excluded.get(d, set()) for d in nodes}).tocsc()
+        self.closures = {False: self._closure(self.facial), True: self._closure(self.whole)}
+        self.frequencies = self._incidence({d: self._whole_terms(d) for d in nodes}, frequencies=True)
+        self.lacking: dict[int, list[int]] = {}  # a term -> the rows of the diseases HPO says lack it
+        for row, disease in enumerate(nodes):
+            for term in profiles.hpo_excluded.get(disease, ()):
+                self.lacking.setdefault(term, []).append(row)
 
     def _graph_terms(self, annotations) -> set[int]:
         return {self.ontology.node_term[a.phenotype] for a in annotations if a.phenotype in self.ontology.node_term}
@@ -106,6 +109,18 @@ class PhenotypeMatcher:
         shape = (len(terms_of), len(self.ontology))
         return sparse.csr_matrix((np.array(data, dtype=np.float32), (rows, cols)), shape=shape)
 
+    def _closure(self, matrix: sparse.csr_matrix) -> sparse.csc_matrix:
+        """Disease × term: the terms at or above one of the disease's annotations. A patient term's best
+        match with a disease is its most informative ancestor in there, found one ancestor column at a
+        time (a few thousand rows each) instead of one pass over every annotation per patient term."""
+        ones = matrix.astype(np.float32)
+        ones.data[:] = 1.0
+        return (ones @ self.ontology.is_below.T.astype(np.float32)).astype(bool).tocsc()
+
+    @lru_cache(maxsize=512)  # noqa: B019 - one matcher per process; a term's row is reused across cases
+    def _best_matches(self, term: int, whole: bool) -> np.ndarray:
+        return _best_matches(self.ontology, self.closures[whole], [term])[0]
+
     def scores(self, patient: list[int], exclude_pmids: frozenset[int] = frozenset(), *,
                gene_known: bool = False, whole: bool = False) -> PhenotypeScores:
         """`patient`: its present findings' terms; `gene_known`: the patient's gene is in the graph, so
@@ -117,13 +132,16 @@ class PhenotypeMatcher:
             return PhenotypeScores(self.diseases, zeros, zeros.astype(np.int64), zeros.astype(np.int64))
         raw = self.ontology.resnik_rows(terms)  # (patient terms, all terms)
         matrix = self.whole if whole else self.facial
-        match, exact = _match(matrix, raw, self.ontology.ic, terms, side)
+        best = np.stack([self._best_matches(term, whole) for term in terms])
+        match, exact = _match(matrix, best, self.ontology.ic, raw, terms, side)
         sizes = np.diff(matrix.indptr)
         touched = self.profiles.diseases_citing(exclude_pmids)
         if touched:  # recompute the few diseases a held-out paper annotated, without its annotations
             kept = {d: self._whole_terms(d, exclude_pmids) if whole else
                     self._graph_terms(self.profiles.annotations(d, exclude_pmids)) for d in sorted(touched)}
-            sub_match, sub_exact = _match(self._incidence(kept), raw, self.ontology.ic, terms, side)
+            incidence = self._incidence(kept)
+            best = _best_matches(self.ontology, self._closure(incidence), terms)
+            sub_match, sub_exact = _match(incidence, best, self.ontology.ic, raw, terms, side)
             rows = np.searchsorted(self.diseases, list(kept))
             match[rows], exact[rows] = sub_match, sub_exact
             sizes = sizes.copy()
@@ -133,37 +151,49 @@ class PhenotypeMatcher:
     def contradictions(self, present: list[int], absent: list[int]) -> np.ndarray:
         """Each disease's log likelihood ratio from findings that contradict it (0: none; see above)."""
         found = np.zeros(len(self.diseases), dtype=np.float32)
+        closure = self.closures[True]
         for term in dict.fromkeys(absent):
-            below = self.ontology.is_below[term].indices  # the term and every term under it
-            share = np.asarray(self.frequencies[:, below].max(axis=1).todense()).ravel()
-            shown = np.asarray(self.annotated[:, below].max(axis=1).todense()).ravel() > 0
-            share[shown & (share == 0)] = UNKNOWN_FREQUENCY
+            rows = closure.indices[closure.indptr[term]:closure.indptr[term + 1]]  # the diseases showing it
+            if not len(rows):
+                continue
+            below = np.zeros(len(self.ontology), dtype=bool)
+            below[self.ontology.below(term)] = True
+            shown = self.frequencies[rows]
+            known = np.where(below[shown.indices], shown.data, 0.0)
+            share = np.maximum.reduceat(known, shown.indptr[:-1]) if len(known) else np.zeros(len(rows))
+            share[share == 0] = UNKNOWN_FREQUENCY  # shown, with no frequency given
             background = min(float(np.exp(-self.ontology.ic[term])), 1 - MIN_ABSENT)
-            shows = share > 0
-            found[shows] += np.log(np.maximum(1 - share[shows], MIN_ABSENT) / (1 - background))
-        above = np.unique(np.concatenate([self.ontology.ancestors(t) for t in present])) if present else []
-        if len(above):
-            lacking = np.asarray(self.lacking[:, above].sum(axis=1)).ravel()
-            found += np.log(NOT_RATIO) * lacking
+            found[rows] += np.log(np.maximum(1 - share, MIN_ABSENT) / (1 - background))
+        above = {a for term in present for a in self.ontology.ancestors(term).tolist()}
+        for term in above & self.lacking.keys():
+            np.add.at(found, self.lacking[term], np.log(NOT_RATIO))
         return found
 
 
-def _match(matrix: sparse.csr_matrix, raw: np.ndarray, ic: np.ndarray, columns: list[int], patient_side: float):
+def _best_matches(ontology: PhenotypeOntology, closure: sparse.csc_matrix, terms: list[int]) -> np.ndarray:
+    """(terms × diseases): each term's best match with each disease, the IC of its most informative
+    ancestor among the disease's annotations' ancestors (`closure`), the ancestors taken from the
+    least informative up so that the most informative is written last."""
+    best = np.zeros((len(terms), closure.shape[0]), dtype=np.float32)
+    for i, term in enumerate(terms):
+        above = ontology.ancestors(term)
+        for ancestor in above[np.argsort(ontology.ic[above], kind="stable")]:
+            best[i, closure.indices[closure.indptr[ancestor]:closure.indptr[ancestor + 1]]] = ontology.ic[ancestor]
+    return best
+
+
+def _match(matrix: sparse.csr_matrix, best: np.ndarray, ic: np.ndarray, raw: np.ndarray, columns: list[int],
+           patient_side: float):
     """(symmetric similarity, exact matches) of each row of `matrix` against the patient terms
-    whose Resnik rows are `raw` and whose term columns are `columns`: one pass over the
-    annotations (segment maxima and sums per disease), not one sparse product per term."""
+    `columns`, whose best matches with each disease are `best` and whose Resnik rows are `raw`."""
     indptr, indices = matrix.indptr, matrix.indices
     sizes = np.diff(indptr)
     rows = np.flatnonzero(sizes)
     starts = indptr[:-1][rows]
-    to_disease = np.zeros(matrix.shape[0], dtype=np.float32)
     to_patient = np.zeros(matrix.shape[0], dtype=np.float32)
     exact = np.zeros(matrix.shape[0], dtype=np.int64)
+    to_disease = (best / ic[columns][:, None]).mean(axis=0)
     if len(rows):
-        # each patient term against each annotation, divided by the patient term's IC
-        # (annotations × patient terms), contiguous per annotation: the segment maxima run row-wise
-        scaled = np.ascontiguousarray((raw / ic[columns][:, None]).T, dtype=np.float32)[indices]
-        to_disease[rows] = np.maximum.reduceat(scaled, starts, axis=0).mean(axis=1)
         # each annotation's best patient match, divided by the annotation's IC
         best_for_term = raw.max(axis=0) / np.where(ic > 0, ic, np.inf)  # the root matches nothing
         to_patient[rows] = np.add.reduceat(best_for_term[indices], starts) / sizes[rows]

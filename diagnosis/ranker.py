@@ -52,7 +52,7 @@ ABSENT = "ABSENT_FINDING"  # a finding written as absent
 # the gene's own weight, since the gene speaks against every other option.
 ELIMINATION = WEIGHTS["gene"]
 UNPUBLISHED_CASES = 2
-PRIOR_FIT_MARGIN = 0.2
+PRIOR_FIT_MARGIN = 0.1
 TOP_N = 10
 PHENOTYPE_CANDIDATES = 60  # the best phenotype matches among all diseases, added to the gene's
 

@@ -25,6 +25,8 @@ def clean_text(text: object) -> str:
     """Control and zero-width characters removed, spaces folded."""
     if text is None:
         return ""
+    if isinstance(text, str) and text.isascii() and text.isprintable():  # nothing to remove: the common case
+        return " ".join(text.split())
     # Cf: zero-width and direction marks; Cs: lone surrogates, which UTF-8 cannot encode
     kept = "".join(" " if unicodedata.category(c) in ("Cc", "Zl", "Zp") else c for c in str(text)
                    if unicodedata.category(c) not in ("Cf", "Cs"))
