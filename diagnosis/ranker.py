@@ -276,12 +276,13 @@ class DiagnosisRanker:
     def _rank_options(self, options: dict[str, str], option_links: dict[str, Link],
                       scored: dict[int, RankedDisease], gene: Link | None) -> tuple[list[RankedDisease], list[str]]:
         """Every option on the diagnosis' own scale; one the graph does not hold scores what can be
-        said of it: the gene named in it, or elimination when the gene supports no other option."""
+        said of it: its gene (MONDO's, or named in it), or elimination when the gene supports no other option."""
         known = {letter: scored[link.node_id] for letter, link in option_links.items()
                  if link.node_id is not None and link.node_id in scored}
-        gene_supports_one = any("gene" in found.parts for found in known.values())
+        unknown = {letter: self._outside_graph(name, option_links[letter], gene)
+                   for letter, name in options.items() if letter not in known}
+        supported = any("gene" in found.parts for found in [*known.values(), *unknown.values()])
         ranked: list[RankedDisease] = []
-        missing: list[str] = []
         for letter, name in options.items():
             if letter in known:
                 found = known[letter]
@@ -290,25 +291,27 @@ class DiagnosisRanker:
                                              *found.evidence], letter, exact=found.exact,
                                             annotated=found.annotated))
                 continue
-            missing.append(f"{letter}. {name}")
-            link = option_links[letter]
-            named = f"known to MONDO as {link.name} ({', '.join(link.ids)}), " if link.ids else ""
-            parts, lines = {}, [f"{named}not in the graph's annotations"]
-            mondo_gene = self.linker.mondo.series_gene.get(link.ids[-1]) if link.ids else None
-            if gene is not None and (mondo_gene or "").upper() == gene.name.upper():
-                parts["gene"] = WEIGHTS["gene"]
-                lines.append(f"MONDO names {gene.name} as its gene")
-            elif gene is not None and _names_gene(name, gene.name):
-                parts["gene"] = WEIGHTS["gene"]
-                lines.append(f"its name names the patient's gene {gene.name}")
-            elif gene is not None and not gene_supports_one:
-                parts["elimination"] = ELIMINATION
-                lines.append(f"{gene.name} supports none of the options the graph holds: "
-                             "possibly a disease newer than the graph")
-            ranked.append(RankedDisease(name, None, None, round(sum(parts.values()), 4), parts, lines, letter,
-                                        in_graph=False))
+            outside = unknown[letter]
+            if gene is not None and not supported:
+                outside.parts["elimination"] = ELIMINATION
+                outside.evidence.append(f"{gene.name} supports none of the other options: by elimination, a "
+                                        "disease newer than the graph's annotations")
+            ranked.append(replace(outside, score=round(sum(outside.parts.values()), 4), option=letter))
         ranked.sort(key=lambda r: (*_order(r)[:3], r.option or ""))
-        return ranked, missing
+        return ranked, [f"{letter}. {options[letter]}" for letter in unknown]
+
+    def _outside_graph(self, name: str, link: Link, gene: Link | None) -> RankedDisease:
+        """An option the graph does not hold, with what MONDO or its name says of its gene."""
+        named = f"known to MONDO as {link.name} ({', '.join(link.ids)}), " if link.ids else ""
+        parts, lines = {}, [f"{named}not in the graph's annotations"]
+        mondo_gene = self.linker.mondo.series_gene.get(link.ids[-1]) if link.ids else None
+        if gene is not None and (mondo_gene or "").upper() == gene.name.upper():
+            parts["gene"] = WEIGHTS["gene"]
+            lines.append(f"MONDO names {gene.name} as its gene")
+        elif gene is not None and _names_gene(name, gene.name):
+            parts["gene"] = WEIGHTS["gene"]
+            lines.append(f"its name names the patient's gene {gene.name}")
+        return RankedDisease(name, None, None, 0.0, parts, lines, in_graph=False)
 
 
 _GENE_LINKS = "MATCH (g:Genotype)-[:Cause]->(d:Disease) RETURN d.nid AS disease, g.nid AS gene"

@@ -7,10 +7,20 @@ import math
 import pytest
 
 from bench.reliability import brier, calibration, reliability
-from diagnosis.confidence import FEATURES, LOW_CONFIDENCE, MODEL_PATH, SHAPES, ConfidenceModel, Logistic, label
+from diagnosis.confidence import (
+    FEATURES,
+    LOW_CONFIDENCE,
+    MODEL_PATH,
+    MOST_CONFIDENT,
+    NO_FINDING_MATCHED,
+    SHAPES,
+    ConfidenceModel,
+    Logistic,
+    label,
+)
 from diagnosis.ranker import DiagnosisCase
 
-NEUTRAL = {name: 0.0 for name in FEATURES}
+NEUTRAL = {**{name: 0.0 for name in FEATURES}, "similarity": 0.5}  # a finding matched the top answer
 
 
 def model(coef: dict[str, float], intercept: float = 0.0) -> ConfidenceModel:
@@ -26,11 +36,18 @@ def test_the_probability_is_the_logistic_of_the_standardised_features(tmp_path):
                              {})
     expected = 1 / (1 + math.exp(-(2.0 - 0.5)))
     assert fitted.probability({**NEUTRAL, "margin": 5.0}, "with_variant") == pytest.approx(expected)
-    assert fitted.probability({**NEUTRAL, "margin": 5.0}, "without_variant") == pytest.approx(1 / (1 + math.exp(-3)))
+    assert fitted.probability({**NEUTRAL, "margin": 5.0}, "without_variant") == MOST_CONFIDENT  # 95.3 %, said 95
     assert fitted.probability({**NEUTRAL, "margin": -1e9}, "with_variant") > 0.0  # no overflow at extremes
     fitted.save(tmp_path / "m.json")
     assert ConfidenceModel.load(tmp_path / "m.json") == fitted
     assert ConfidenceModel.load(tmp_path / "absent.json") is None
+
+
+def test_never_certain_and_low_when_no_finding_matched():
+    sure = model({}, 10.0)
+    assert sure.probability(NEUTRAL, "with_variant") == MOST_CONFIDENT
+    assert sure.probability({**NEUTRAL, "similarity": 0.0}, "with_variant") == NO_FINDING_MATCHED < LOW_CONFIDENCE
+    assert "100%" not in label(sure.probability(NEUTRAL, "with_variant"))
 
 
 def test_a_model_fitted_on_other_features_is_not_used(tmp_path):
