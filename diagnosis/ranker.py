@@ -44,12 +44,12 @@ from retrieval.result import CypherRun, Link, Triple
 # specific: an OMIM entry the patient's gene is linked to, over an Orphanet entry of the same gene (a
 # clinical group such as "Autosomal recessive primary microcephaly" over "Primary microcephaly 7").
 # Every weight was chosen on development sets only (RESULTS.md lists the figures).
-WEIGHTS = {"gene": 2.0, "variant": 1.0, "phenotype": 1.5, "cases": 0.5, "specific": 0.1, "contradicted": 0.3}
+WEIGHTS = {"gene": 2.0, "variant": 1.0, "phenotype": 1.5, "cases": 0.5, "specific": 0.1, "contradicted": 0.1}
 FINDING_TYPES = ("FACIAL_PHENOTYPE", FINDING)  # present findings, facial or not
 ABSENT = "ABSENT_FINDING"  # a finding written as absent
-# An option the graph does not hold, when the patient's gene (known to the graph) supports none of
-# the options the graph holds: by elimination it is the disease, newer than the graph's annotations;
-# the gene's own weight, since the gene speaks against every other option.
+# An option the graph does not hold, when the patient's gene supports none of the options (a gene the
+# graph does not hold supports none it holds): by elimination it is the disease, newer than the graph's
+# annotations; the gene's own weight, since the gene speaks against every other option.
 ELIMINATION = WEIGHTS["gene"]
 UNPUBLISHED_CASES = 2
 PRIOR_FIT_MARGIN = 0.1
@@ -161,7 +161,7 @@ class DiagnosisRanker:
         best_fit = max((matched.of(d)[0] for d in evidence.gene_sources), default=0.0)
         scored = {d: self._score(d, evidence, gene, present, matched, against, best_fit) for d in evidence.diseases}
         if case.options:
-            ranked, missing = self._rank_options(case.options, option_links, scored, gene)
+            ranked, missing = self._rank_options(case.options, option_links, scored, gene, case.gene)
             links += list(option_links.values())
         else:
             ordered = merge_twins(sorted(scored.values(), key=_order), self.twin_of)
@@ -273,10 +273,11 @@ class DiagnosisRanker:
         return RankedDisease(info["name"], disease, info.get("disease_id"), round(sum(parts.values()), 4),
                              parts, lines, exact=exact, annotated=annotated)
 
-    def _rank_options(self, options: dict[str, str], option_links: dict[str, Link],
-                      scored: dict[int, RankedDisease], gene: Link | None) -> tuple[list[RankedDisease], list[str]]:
+    def _rank_options(self, options: dict[str, str], option_links: dict[str, Link], scored: dict[int, RankedDisease],
+                      gene: Link | None, given_gene: str | None) -> tuple[list[RankedDisease], list[str]]:
         """Every option on the diagnosis' own scale; one the graph does not hold scores what can be
-        said of it: its gene (MONDO's, or named in it), or elimination when the gene supports no other option."""
+        said of it: its gene (MONDO's, or named in it), or elimination when the patient's gene supports
+        no other option (a gene the graph does not hold supports none of the options it holds)."""
         known = {letter: scored[link.node_id] for letter, link in option_links.items()
                  if link.node_id is not None and link.node_id in scored}
         unknown = {letter: self._outside_graph(name, option_links[letter], gene)
@@ -292,10 +293,10 @@ class DiagnosisRanker:
                                             annotated=found.annotated))
                 continue
             outside = unknown[letter]
-            if gene is not None and not supported:
+            if given_gene and not supported:
                 outside.parts["elimination"] = ELIMINATION
-                outside.evidence.append(f"{gene.name} supports none of the other options: by elimination, a "
-                                        "disease newer than the graph's annotations")
+                outside.evidence.append(f"{gene.name if gene else given_gene} supports none of the other options: "
+                                        "by elimination, a disease newer than the graph's annotations")
             ranked.append(replace(outside, score=round(sum(outside.parts.values()), 4), option=letter))
         ranked.sort(key=lambda r: (*_order(r)[:3], r.option or ""))
         return ranked, [f"{letter}. {options[letter]}" for letter in unknown]

@@ -106,17 +106,22 @@ class Mondo:
     def by_name(self) -> dict[str, str]:
         """A folded name -> the one MONDO id it names: MONDO's labels and the OMIM and Orphanet
         labels mapped to them. A name two classes share names neither."""
-        found: dict[str, set[str]] = defaultdict(set)
-        for mondo_id, label in self.labels.items():
-            found[fold_name(label)].add(mondo_id)
-        for xref, label in self.xref_labels.items():
-            found[fold_name(label)].add(self.xrefs[xref])
-        return {name: next(iter(ids)) for name, ids in found.items() if len(ids) == 1 and name}
+        return _unique_keys(self._names(), fold_name)
+
+    @cached_property
+    def by_words(self) -> dict[str, str]:
+        """The same, keyed by the name's words in any order ("renal tubular acidosis, distal, 2" is
+        "distal renal tubular acidosis 2": the same words, numbers included)."""
+        return _unique_keys(self._names(), _sorted_words)
+
+    def _names(self) -> list[tuple[str, str]]:
+        return [*((label, m) for m, label in self.labels.items()),
+                *((label, self.xrefs[x]) for x, label in self.xref_labels.items())]
 
     def named(self, name: str) -> str | None:
         """The MONDO id a disease name is, written as MONDO, OMIM or Orphanet write it (case,
-        punctuation and accents aside), or None."""
-        return self.by_name.get(fold_name(name))
+        punctuation, accents and word order aside), or None."""
+        return self.by_name.get(fold_name(name)) or self.by_words.get(_sorted_words(name))
 
     def label(self, mondo_id: str) -> str:
         return self.labels.get(mondo_id, mondo_id)
@@ -126,6 +131,17 @@ def tables_fingerprint(folder: Path) -> str:
     """Which tables a graph was built with (sizes and times): a change rebuilds it."""
     found = [(name, (folder / name).stat()) for name in TABLES if (folder / name).is_file()]
     return ";".join(f"{name}:{stat.st_size}:{int(stat.st_mtime)}" for name, stat in found) or "none"
+
+
+def _sorted_words(name: str) -> str:
+    return " ".join(sorted(fold_name(name).split()))
+
+
+def _unique_keys(names: list[tuple[str, str]], key) -> dict[str, str]:
+    found: dict[str, set[str]] = defaultdict(set)
+    for name, mondo_id in names:
+        found[key(name)].add(mondo_id)
+    return {k: next(iter(ids)) for k, ids in found.items() if len(ids) == 1 and k}
 
 
 def default_mondo_dir(data_dir: Path) -> Path:

@@ -112,6 +112,13 @@ _GENE_TOKEN = re.compile(r"(?<![\w.-])[A-Za-z0-9][A-Za-z0-9-]*[A-Za-z0-9](?![\w]
 # (kmt2d, nsd1) or of five letters or more (nipbl) unless they are English words.
 _ENGLISH = frozenset({"clock", "impact", "spring", "prism", "flash", "ghost", "cables", "plant"})
 
+# A symbol no vocabulary knows (a gene newer than the graph) is a gene where the sentence says so:
+# "a mutation in MOCS3", "variants in the MOCS3 gene", "the MOCS3 gene"
+_SAID_GENE = re.compile(r"(?:(?:mutation|variant|variation|change|alteration)s?\s+(?:in|of)\s+(?:the\s+)?"
+                        r"(?P<after>[A-Z][A-Z0-9-]*[0-9A-Z])\b)|\b(?P<before>[A-Z][A-Z0-9-]*[0-9A-Z])\s+gene\b",
+                        re.IGNORECASE)
+_SYMBOL = re.compile(r"^(?=.*[A-Z])[A-Z0-9-]{2,12}$")  # upper-case letters and digits: a symbol, not a word
+
 _PRIORITY = {"MUTATION": 0, "AGE": 1, "GENDER": 2, "GENE": 3, "RACE": 4}
 
 
@@ -176,9 +183,10 @@ class RuleTagger:
         return [_span("RACE", text, *m.span(1)) for m in _ETHNICITY.finditer(text)]
 
     def _genes(self, text: str) -> list[Span]:
+        spans = [_span("GENE", text, *match.span(group)) for match in _SAID_GENE.finditer(text)
+                 for group in ("after", "before") if match.group(group) and _SYMBOL.match(match.group(group))]
         if not self._exact:
-            return []
-        spans = []
+            return spans
         for match in _GENE_TOKEN.finditer(text):
             token, start = match.group(), match.start()
             # 'KMT2D-related': try the whole token, then shorter hyphen-separated prefixes.

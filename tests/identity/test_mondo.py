@@ -70,3 +70,10 @@ def test_the_series_rule_on_a_small_example():
     # B defines member 2; A is the series entry's (linked to the group's Orphanet entry); C to nothing
     assert fixed == {("A", "OMIM:100"), ("A", "ORPHA:9"), ("B", "OMIM:200")}
     assert report.moved == [("B", "OMIM:100", "OMIM:200")] and report.dropped == [("C", "OMIM:100")]
+
+
+def test_a_name_in_another_word_order_is_the_same_disease(mondo):
+    assert mondo.named("Distal renal tubular acidosis 2 with progressive sensorineural hearing loss") == \
+        mondo.of("OMIM:267300")
+    assert mondo.named("Renal tubular acidosis, distal, 3, with progressive sensorineural hearing loss") != \
+        mondo.of("OMIM:267300")  # another number: another disease
