@@ -31,6 +31,7 @@ from diagnosis.phenotype_match import PhenotypeMatcher, PhenotypeScores
 from diagnosis.profiles import DiseaseProfiles
 from diagnosis.queries import DiagnosisEvidence, gather_evidence
 from diagnosis.twins import find_twins, merge_twins
+from fpkg.names import fold_name, without_abbreviation
 from graphstore.store import GraphStore
 from retrieval.findings import FINDING, FindingLinker
 from retrieval.hold_out import NOTHING_HELD_OUT, HoldOut
@@ -90,8 +91,8 @@ class RankedDisease:
     @property
     def title(self) -> str:
         """The name as an answer shows it: a member with its group beside it, a group said to be one."""
-        if self.group:
-            return f"{self.name}, in the group {self.group}"
+        if self.group and fold_name(without_abbreviation(self.group)) != fold_name(self.name):
+            return f"{self.name}, in the group {self.group}"  # (a group named as its member says nothing more)
         if self.members:
             return f"{self.name} (a group of {self.members} diseases)"
         return self.name

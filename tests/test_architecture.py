@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # beside it or above it. No allowance.
 LAYERS = (
     ("fpkg",),  # config, errors, names: imports nothing of the project
-    ("graphstore", "accounts", "hf_card", "llm"),  # the store; users; cards; generators
+    ("graphstore", "accounts", "hf_card", "llm", "identity"),  # the store; users; cards; generators; MONDO
     ("kg_dump",),  # reads the dump and HPO, builds into a store
     ("ner", "retrieval"),  # the recogniser; linking and the retrieval modes
     ("diagnosis", "explore", "curation"),  # the ranker; flows; curated facts

@@ -86,7 +86,8 @@ def test_a_compound_question_gets_both_parts(pipeline):
 
 def test_a_plain_question_is_still_answered_by_its_intent(pipeline):
     result = ask(pipeline, "What facial phenotypes are associated with Crouzon syndrome?")
-    assert result.answer.startswith("Crouzon syndrome — facial phenotypes:")
+    # (MONDO files Crouzon syndrome with acanthosis nigricans under it, so a group note may lead)
+    assert any(line.startswith("Crouzon syndrome — facial phenotypes:") for line in result.answer.splitlines())
 
 
 def test_a_feature_seen_in_no_reported_patient_is_neither_a_yes_nor_used_by_the_differential(pipeline):

@@ -114,7 +114,7 @@ def test_answers_say_when_curated_facts_could_not_be_loaded(pipeline, tmp_path):
     layer = CuratedLayer(pipeline.store, Overlay(damaged))
     layer.put_back()  # what a start does: nothing applied, the problem kept
     served = Pipeline(pipeline.settings, pipeline.store, pipeline.linker, pipeline.ontology, pipeline.recognizer,
-                      profiles=pipeline.profiles, curated=layer)
+                      pipeline.build_report, pipeline.profiles, pipeline.findings, curated=layer)
     for result in (served.diagnose(CHARGE), served.ask("What diseases are associated with gene CHD7?")):
         [notice] = [n for n in result.notices if n.startswith("Curated facts are not in this answer")]
         assert "line 1" in notice and str(tmp_path) not in notice
