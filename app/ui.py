@@ -18,7 +18,9 @@ import gradio as gr
 
 from app import about, account_tab, curate_tab, explore_tab, history_tab, ui_examples
 from app.access import Access, allow
+from app.evidence_cache import PictureCache
 from app.gradio_bind import bind
+from app.lanes import WORKERS, Lane, Lanes, ordinal
 from app.ui_examples import FORM_LETTERS
 from app.ui_format import (
     RANKED_HEADERS,
@@ -37,22 +39,27 @@ from app.ui_format import (
 from diagnosis.confidence import label as confidence_label
 from diagnosis.ranker import DiagnosisCase
 from fpkg.config import access_settings
-from fpkg.errors import InputError, LLMError, NotReady, StoreError
+from fpkg.errors import Busy, InputError, LLMError, NotReady, StoreError
 from retrieval.retriever import MODES
 from service.case_parser import SEXES
 from service.pipeline import Pipeline, PipelineResult
 from service.validation import parse_age
 
-# Requests handled at once, diagnose and ask together: the work is CPU-bound (or one GPU).
+# Other queued events (Explore, Curate) at once; /diagnose and /ask run in lanes (app/lanes.py).
 CONCURRENCY = 2
 MAX_QUEUE = 32
+SESSIONS = 1000  # Gradio's per-session state kept in memory: the oldest session's goes first
+STREAM_EVERY_S = 0.25  # a growing LLM answer is sent at most this often; a grounded one, once, whole
+WAIT_STEP_S = 1.0  # a waiting answer's place in its lane is said again this often
+SHARED_LANES = Lanes()  # for handlers called without the app's own (tests, scripts)
 MODE_LABELS = {"cypher": "Cypher (graph queries)", "vector": "Vector (embeddings)",
                "none": "None (LLM alone, the paper's baseline)"}
 MODE_CHOICES = [(MODE_LABELS.get(mode, mode), mode) for mode in MODES]
 def diagnose(pipeline: Pipeline, age: str | float | None, sex: str | None, ethnicity: str, gene: str, variant: str,
              phenotypes: list[str] | None, selective: bool, option_a: str, option_b: str, option_c: str,
              option_d: str, mode: str, backend: str, temperature: float, request: gr.Request = None,
-             access: Access | None = None) -> Iterator[tuple]:
+             access: Access | None = None, lanes: Lanes | None = None,
+             pictures: PictureCache | None = None) -> Iterator[tuple]:
     """Diagnose a case. Yields (answer, notices, ranked, triples, cypher, evidence picture, timings,
     confidence)."""
     allow(access, request, "diagnose")
@@ -69,33 +76,59 @@ def diagnose(pipeline: Pipeline, age: str | float | None, sex: str | None, ethni
     case = DiagnosisCase(phenotypes=tuple(phenotypes or ()), gene=gene, variant=variant, age_years=age_years,
                          sex=sex or None, ethnicity=ethnicity, options=options)
     outputs = None
-    for outputs in _run(backend, lambda: pipeline.diagnose_stream(
-            case, mode=mode, backend=backend, temperature=float(temperature or 0.0)), with_ranked=True):
+    lane = (lanes or SHARED_LANES).for_backend(backend or pipeline.settings.llm_backend)
+    for outputs in _in_lane(lane, lambda: _run(backend, lambda: pipeline.diagnose_stream(
+            case, mode=mode, backend=backend, temperature=float(temperature or 0.0)), True, pictures), 8):
         yield outputs
     history_tab.record_on_server(access, request, "diagnose", values, outputs[0] if outputs else "")
 
 
 def ask(pipeline: Pipeline, question: str, mode: str, backend: str, temperature: float, request: gr.Request = None,
-        access: Access | None = None) -> Iterator[tuple]:
+        access: Access | None = None, lanes: Lanes | None = None,
+        pictures: PictureCache | None = None) -> Iterator[tuple]:
     """Answer a free question. Yields (answer, notices, triples, cypher, evidence picture, timings)."""
     allow(access, request, "ask")
     outputs = None
-    for outputs in _run(backend, lambda: pipeline.ask_stream(
-            question, mode=mode, backend=backend, temperature=float(temperature or 0.0)), with_ranked=False):
+    lane = (lanes or SHARED_LANES).for_backend(backend or pipeline.settings.llm_backend)
+    for outputs in _in_lane(lane, lambda: _run(backend, lambda: pipeline.ask_stream(
+            question, mode=mode, backend=backend, temperature=float(temperature or 0.0)), False, pictures), 6):
         yield outputs
     history_tab.record_on_server(access, request, "ask", (question, mode, backend, temperature),
                                  outputs[0] if outputs else "")
 
 
-def _run(backend: str, start: Callable[[], Iterator[PipelineResult]], with_ranked: bool) -> Iterator[tuple]:
+def _in_lane(lane: Lane, answer: Callable[[], Iterator[tuple]], outputs: int) -> Iterator[tuple]:
+    """The answer once it has a place in its lane; until then, its place in the queue (the answer
+    field says it; the other outputs are left as they are)."""
+    try:
+        ticket = lane.admit()
+    except Busy as e:
+        raise gr.Error(f"Busy: {e}.", title="Busy", print_exception=False) from e
+    try:
+        while position := ticket.wait(WAIT_STEP_S):
+            yield (f"_Busy: you are {ordinal(position)} in the queue for an {lane.name} answer; yours starts as soon "
+                   "as one ahead of it is done._", *[gr.skip()] * (outputs - 1))
+        yield from answer()
+    finally:
+        ticket.release()
+
+
+def _run(backend: str, start: Callable[[], Iterator[PipelineResult]], with_ranked: bool,
+         pictures: PictureCache | None = None) -> Iterator[tuple]:
+    """The panel's outputs: a growing (LLM) answer at most every STREAM_EVERY_S, then the whole
+    answer with its tables and picture; a grounded answer, written in milliseconds, is sent once."""
     try:
         tables, picture, extra = None, None, {}
+        sent = time.monotonic()
         for result in start():
+            if not result.done and time.monotonic() - sent < STREAM_EVERY_S:
+                continue
+            sent = time.monotonic()
             if tables is None or result.done:  # retrieval is done before the first piece of the answer
                 tables = _tables(result, with_ranked)
-            if result.done:  # drawn once, at the end: it takes a second or two
+            if result.done:  # drawn once, at the end (and once per distinct evidence: app/evidence_cache.py)
                 began = time.perf_counter()
-                picture = evidence_image(result)
+                picture = evidence_image(result, pictures)
                 extra = {"evidence_picture": (time.perf_counter() - began) * 1000}
             confidence = (confidence_label(result.confidence),) if with_ranked else ()
             yield (answer_markdown(result.answer), notices_markdown(result), *tables, picture, timings(result, extra),
@@ -138,7 +171,7 @@ def _evidence_panel(prefix: str, with_ranked: bool) -> list[gr.components.Compon
                            elem_id=f"{prefix}-triples", max_height=360)
     with gr.Accordion("Cypher that ran (with the checker's corrections)", open=False):
         cypher = gr.Markdown("", label="Cypher", elem_id=f"{prefix}-cypher")
-    picture = gr.Image(label="Evidence subgraph", type="pil", format="png", interactive=False,
+    picture = gr.Image(label="Evidence subgraph", type="filepath", format="png", interactive=False,
                        elem_id=f"{prefix}-evidence")
     times = gr.JSON(label="Timings (ms)", elem_id=f"{prefix}-timings")
     return [*components, triples, cypher, picture, times, *confidence]
@@ -155,14 +188,15 @@ def _settings_row(prefix: str, backends: list[str], default_backend: str) -> tup
     return mode, backend, temperature
 
 
-# Every answer's evidence picture is a file in Gradio's temporary folder: without a sweep, a
-# long-running Space fills its disk (~50 KB an answer). Hourly, files over an hour old go.
+# Every evidence picture served is copied into Gradio's temporary folder: without a sweep, a
+# long-running Space fills its disk (~50 KB a distinct picture). Hourly, files over an hour old go.
 TEMP_FILES_SWEEP = (3600, 3600)  # (every N seconds, files older than M seconds)
 
 
 def build_demo(pipeline: Pipeline, access: Access | None = None) -> gr.Blocks:
     """The app; `access` (who may do what, where history goes) defaults to the settings' one."""
     access = access or Access(access_settings(pipeline.settings))
+    lanes, pictures = Lanes(), PictureCache()
     backends = list(pipeline.backends)
     default_backend = pipeline.settings.llm_backend
     with gr.Blocks(title="FPKG-RAG: facial phenotypes and rare genetic diseases",
@@ -233,12 +267,14 @@ def build_demo(pipeline: Pipeline, access: Access | None = None) -> gr.Blocks:
         private = {"api_visibility": "private", "queue": False}
         for kind, button, outputs, handler in (("diagnose", submit, diagnosis_outputs, diagnose),
                                                ("ask", ask_submit, ask_outputs, ask)):
-            answered = button.click(bind(handler, pipeline, access=access), inputs[kind], outputs, api_name=kind,
-                                    concurrency_id="pipeline")
+            answered = button.click(bind(handler, pipeline, access=access, lanes=lanes, pictures=pictures),
+                                    inputs[kind], outputs, api_name=kind, concurrency_id="pipeline",
+                                    concurrency_limit=WORKERS)
             answered.success(history_tab.remembering(access, kind), [*inputs[kind], outputs[0], stored],
                              [stored, *history_view], **private)
         demo.load(bind(account_tab.account_line, access), None, account, **private)
         demo.load(bind(history_tab.show, access), [stored], history_view, **private)
         demo.load(bind(curate_tab.batch_view, pipeline, access), None, list(curate_view), **private)
     demo.queue(default_concurrency_limit=CONCURRENCY, max_size=MAX_QUEUE)
+    demo.state_session_capacity = SESSIONS  # read when the app is mounted (app/server.py)
     return demo

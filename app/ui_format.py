@@ -6,12 +6,10 @@ Plain functions of the result, so the API endpoints and the tests see the same v
 from __future__ import annotations
 
 import html
-import io
 import json
 
-from PIL import Image
-
-from app.evidence_plot import evidence_graph, render_png
+from app.evidence_cache import PictureCache, shared_cache
+from app.evidence_plot import evidence_graph
 from diagnosis.ranker import WEIGHTS
 from service.answers import linked_names
 from service.pipeline import PipelineResult
@@ -82,14 +80,14 @@ def timings(result: PipelineResult, extra: dict[str, float] | None = None) -> di
     return {**steps, "total": round(sum(steps.values()), 1)} if steps else {}
 
 
-def evidence_image(result: PipelineResult) -> Image.Image | None:
-    """The evidence picture for the result, or None when retrieval found nothing to draw."""
+def evidence_image(result: PipelineResult, pictures: PictureCache | None = None) -> str | None:
+    """The evidence picture for the result as a PNG file (drawn once per distinct evidence:
+    app/evidence_cache.py), or None when retrieval found nothing to draw."""
     answer = result.predicted.node_id if result.predicted else None
     diseases = [r.node_id for r in result.ranked if r.node_id is not None]
     evidence = evidence_graph(result.triples, result.links, diseases, answer)
     title = f"Evidence for {result.predicted.name}" if result.predicted else "Retrieved evidence"
-    png = render_png(evidence, title)
-    return Image.open(io.BytesIO(png)) if png else None
+    return (pictures or shared_cache()).picture(evidence, title)
 
 
 def _compact_json(value: object) -> str:

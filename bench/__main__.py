@@ -11,7 +11,8 @@
     perf          per-stage latency, cold start, restart, memory, the GLEE refit baseline, scaling
     all           everything above in one process (the pipeline starts once), then `report`
     report        the latest results as a markdown table and plots; refreshes RESULTS.md's results block
-    load          N concurrent gradio_client users against the app: errors, latency, memory
+    load          N concurrent users against the app: errors, latency, server CPU per request, memory
+    server-cost   the server's CPU per request (sequential), by stage, for /diagnose and /ask
     vector-speed  vector-mode retrieval against the paper's per-question GLEE refit, same links
     glee-check    the paper's Table 7: node-type F1 of a random forest on GLEE vectors
     ner-speed     NER latency per question sentence (model and rules, or --rules-only)
@@ -44,9 +45,9 @@ from fpkg.errors import EXIT_FAILURE
 # that returns (variant, result dict, text summary). A parser may also set `environ_defaults`
 # (environment variables applied before torch loads) and a result `failed_checks` (exit 1).
 COMMAND_MODULES = ("bench.diagnosis", "bench.generalise", "bench.calibration", "bench.domain", "bench.repeat",
-                   "bench.perf", "bench.suite", "bench.report", "bench.load", "bench.vector_speed", "bench.glee_check",
-                   "bench.ner_speed", "bench.gpu_smoke", "bench.question_devset", "bench.cypher_prompts",
-                   "bench.context_size", "bench.option_links")
+                   "bench.perf", "bench.suite", "bench.report", "bench.load", "bench.server_cost",
+                   "bench.vector_speed", "bench.glee_check", "bench.ner_speed", "bench.gpu_smoke",
+                   "bench.question_devset", "bench.cypher_prompts", "bench.context_size", "bench.option_links")
 
 
 class Context:

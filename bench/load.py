@@ -1,50 +1,57 @@
-"""python -m bench load: N concurrent gradio_client users, each making M requests to the app.
+"""python -m bench load: N concurrent users, each making M requests to the app.
 
-    python -m bench load --users 16 --requests 30            # starts its own app on loopback
+    python -m bench load --users 16 --requests 300           # starts its own app on loopback
     python -m bench load --users 4 --requests 10 --url http://127.0.0.1:7860 --json
     python -m bench load --users 16 --requests 300 --history   # signed-in users, history on the server
+    python -m bench load --users 4 --requests 10 --client gradio   # through gradio_client instead
 
-Each user is one `gradio_client.Client` calling the named endpoints `/diagnose` and `/ask` in
-turn (a fixed mix of cases and questions, every user starting at a different one). The run is
+Each user calls the named endpoints `/diagnose` and `/ask` in turn (a fixed mix of cases and
+questions, every user starting at a different one), through a light HTTP client on Gradio's own
+API (bench/load_client.py; `--client gradio`: one `gradio_client.Client` per user). The run is
 bounded: at most users × requests requests, each waited for at most --request-timeout-s, and no
-new request after --max-seconds. Reports errors (with samples), latency p50/p95, throughput, and
-the app's resident memory (psutil): at the start, after a warm-up (every user making each request
-of the mix once, concurrently: the baseline for growth), every --sample-every requests (a plot,
-load-memory-UxR.png, and the growth over the run's second half: near 0 on a plateau) and at the
-end. With --history, the app it starts keeps history on the server (FPKG_HISTORY=server, a state
-folder of its own): each user signs in with a password first, every answer is written to SQLite,
-and the result counts the entries written. Only loopback addresses.
+new request after --max-seconds. Reports errors (with samples), latency p50/p95, throughput, the
+server's CPU per request (psutil over the app and its children: it does not depend on how busy the
+generator is) and the generator's own, and the app's resident memory: at the start, after a
+warm-up (every user making each request of the mix once, concurrently: the baseline for growth),
+every --sample-every requests (a plot, load-memory-UxR.png, and the growth over the run's second
+half: near 0 on a plateau) and at the end. With --history, the app it starts keeps history on the
+server (FPKG_HISTORY=server, a state folder of its own): each user signs in with a password first,
+every answer is written to SQLite, and the result counts the entries written. Only loopback addresses.
 """
 
 from __future__ import annotations
 
 import argparse
 import concurrent.futures
-import ipaddress
-import json
-import os
-import secrets
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlparse
 
 import psutil
 
+from bench.load_app import (
+    REPO_ROOT,
+    START_TIMEOUT_S,
+    SignedInUsers,
+    check_loopback,
+    cpu_seconds,
+    healthy,
+    memory_mb,
+    own_cpu_seconds,
+    serving_process,
+    start_app,
+    stop_app,
+    wait_for_vector_index,
+)
+from bench.load_client import CLIENTS, call, make_client, request_failures
 from bench.results import results_dir
 from bench.runtime import percentiles
 from fpkg.errors import BenchError
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-START_TIMEOUT_S = 600  # a cold cache builds the graph and indexes first
+__all__ = ["check_loopback", "handle_load", "run_load"]
 MAX_ERROR_SAMPLES = 10
 SAMPLE_EVERY = 100  # requests between two readings of the app's memory (--sample-every)
 _CASE = dict(age="5", sex="female", ethnicity="Turkish", gene="CHD7", variant="c.2443-2A>G",
@@ -95,200 +102,12 @@ class Tally:
             self.memory.append({"requests": self.done, **reading})
 
 
-def check_loopback(url: str) -> str:
-    """The URL without a trailing slash; refuses anything but http(s) to a loopback address."""
-    parsed = urlparse(url)
-    host = parsed.hostname or ""
-    if parsed.scheme not in ("http", "https") or not host:
-        raise BenchError(f"--url {url!r} is not an http(s) URL")
-    try:
-        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        loopback = False
-    if not loopback:
-        raise BenchError(f"--url must point at a loopback address (127.0.0.1, ::1, localhost), not {host!r}")
-    return url.rstrip("/")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def health(url: str) -> dict | None:
-    """The app's /healthz answer, None while it does not answer 200."""
-    try:
-        with urllib.request.urlopen(f"{url}/healthz", timeout=5) as response:
-            return json.loads(response.read()) if response.status == 200 else None
-    except (urllib.error.URLError, ConnectionError, TimeoutError, ValueError):
-        return None
-
-
-def healthy(url: str) -> bool:
-    return health(url) is not None
-
-
-def wait_for_vector_index(url: str, timeout_s: float) -> None:
-    """The app loads the vector index in the background after it starts answering: wait for it,
-    so that its memory is counted before the run, not as growth."""
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        state = health(url) or {}
-        if state.get("vector_index", "ready") == "ready":
-            return
-        time.sleep(1)
-
-
-def start_app(log_path: Path, timeout_s: float = START_TIMEOUT_S,
-              extra_env: dict[str, str] | None = None) -> tuple[str, subprocess.Popen]:
-    """`python -m app` on a free loopback port, with the environment's settings (and `extra_env`)."""
-    port = free_port()
-    env = dict(os.environ, GRADIO_ANALYTICS_ENABLED="False", PYTHONUNBUFFERED="1", **(extra_env or {}))
-    log_path.parent.mkdir(parents=True, exist_ok=True)
-    with open(log_path, "w") as log:
-        process = subprocess.Popen([sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(port)],
-                                   cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + timeout_s
-    while not healthy(url):
-        if process.poll() is not None or time.monotonic() > deadline:
-            stop_app(process)
-            tail = log_path.read_text(errors="replace")[-2000:]
-            raise BenchError(f"python -m app did not start (exit {process.returncode}); log {log_path}:\n{tail}")
-        time.sleep(0.5)
-    return url, process
-
-
-def stop_app(process: subprocess.Popen) -> None:
-    """Stop the app and the graph server it started. SIGINT, not SIGTERM: uvicorn re-raises the
-    signal it caught after shutting down, and only SIGINT (KeyboardInterrupt) lets the app's
-    `finally` stop its embedded FalkorDB; any child left over is stopped here by its pid."""
-    try:
-        children = psutil.Process(process.pid).children(recursive=True)
-    except psutil.NoSuchProcess:
-        children = []
-    for stop, wait_s in ((lambda: process.send_signal(signal.SIGINT), 30), (process.terminate, 10),
-                         (process.kill, 10)):
-        if process.poll() is not None:
-            break
-        stop()
-        try:
-            process.wait(timeout=wait_s)
-        except subprocess.TimeoutExpired:
-            continue
-    for child in children:
-        try:
-            child.terminate()
-            child.wait(timeout=10)
-        except psutil.NoSuchProcess:
-            continue
-        except psutil.TimeoutExpired:
-            child.kill()
-
-
-def serving_process(url: str) -> psutil.Process | None:
-    """The process listening on the URL's port (None when it cannot be seen, e.g. another user's)."""
-    port = urlparse(url).port or 80
-    try:
-        for conn in psutil.net_connections(kind="tcp"):
-            if conn.status == psutil.CONN_LISTEN and conn.laddr.port == port and conn.pid:
-                return psutil.Process(conn.pid)
-    except psutil.AccessDenied:
-        return None
-    return None
-
-
-def memory_mb(process: psutil.Process | None) -> dict[str, float] | None:
-    """Resident memory of the app process, and of it with its children (the embedded graph server)."""
-    if process is None:
-        return None
-    try:
-        own = process.memory_info().rss
-        children = sum(child.memory_info().rss for child in process.children(recursive=True))
-    except psutil.Error:
-        return None
-    return {"app": round(own / 2**20, 1), "app_and_children": round((own + children) / 2**20, 1)}
-
-
-CONNECT_TIMEOUT_S = 60  # a busy app answers its /config slowly; httpx's default is 5 s
-
-
-def make_client(url: str, headers: dict[str, str] | None = None):
-    from gradio_client import Client
-
-    # download_files=False: the evidence pictures stay on the server, not in a temp folder per request
-    return Client(url, verbose=False, download_files=False, analytics_enabled=False,
-                  httpx_kwargs={"timeout": CONNECT_TIMEOUT_S}, headers=headers)
-
-
-@dataclass
-class SignedInUsers:
-    """--history: a state folder with one password user per load user, and their session cookies."""
-
-    state_dir: Path
-    passwords: dict[str, str] = field(default_factory=dict)
-    cookies: list[str] = field(default_factory=list)
-
-    @classmethod
-    def create(cls, state_dir: Path, count: int) -> SignedInUsers:
-        from accounts.users_file import UsersFile
-
-        users = UsersFile(state_dir / "users.json")
-        made = cls(state_dir)
-        for n in range(count):
-            made.passwords[f"load-user-{n}"] = secrets.token_urlsafe(12)
-            users.add(f"load-user-{n}", "viewer", made.passwords[f"load-user-{n}"])
-        return made
-
-    def app_env(self) -> dict[str, str]:
-        return {"FPKG_STATE_DIR": str(self.state_dir), "FPKG_HISTORY": "server"}
-
-    def sign_in(self, url: str) -> None:
-        import httpx
-
-        from accounts.sessions import COOKIE
-
-        for name, password in self.passwords.items():
-            response = httpx.post(f"{url}/signin", data={"username": name, "password": password}, timeout=60)
-            if response.status_code != 303:
-                raise BenchError(f"{name} could not sign in: HTTP {response.status_code}")
-            self.cookies.append(f"{COOKIE}={response.cookies[COOKIE]}")
-
-    def headers(self, user: int) -> dict[str, str] | None:
-        return {"Cookie": self.cookies[user % len(self.cookies)]} if self.cookies else None
-
-    def entries(self) -> int:
-        import sqlite3
-
-        with sqlite3.connect(self.state_dir / "history.sqlite3") as db:
-            return db.execute("SELECT count(*) FROM history").fetchone()[0]
-
-
-def call(client, api: str, arguments: tuple, timeout_s: float) -> None:
-    outputs = client.submit(*arguments, api_name=api).result(timeout=timeout_s)
-    answer = outputs[0] if isinstance(outputs, (list, tuple)) else None
-    if not isinstance(answer, str) or not answer.strip():
-        raise ValueError(f"no answer in the reply: {str(outputs)[:200]}")
-
-
-def request_failures() -> tuple[type[BaseException], ...]:
-    """What a request can fail with: the app's own error, the queue or the connection, a bad
-    reply, the time limit."""
-    import httpx
-    from gradio_client.exceptions import AppError
-    from gradio_client.utils import QueueError, TooManyRequestsError
-
-    return (AppError, QueueError, TooManyRequestsError, httpx.HTTPError, OSError, ValueError, TimeoutError,
-            concurrent.futures.TimeoutError)
-
-
 def run_user(url: str, user: int, requests: int, deadline: float, request_timeout_s: float, tally: Tally,
-             headers: dict[str, str] | None = None) -> int:
+             headers: dict[str, str] | None = None, client_kind: str = "http") -> int:
     """One user's session; returns how many requests it made."""
     failures = request_failures()
     try:
-        client = make_client(url, headers)
+        client = make_client(client_kind, url, headers)
     except failures as e:  # the user could not even open the app: one error, and it gives up
         tally.failed("connect", e)
         return 0
@@ -309,13 +128,14 @@ def run_user(url: str, user: int, requests: int, deadline: float, request_timeou
     return made
 
 
-def warm_up(url: str, users: int, request_timeout_s: float, signed_in: SignedInUsers | None = None) -> int:
+def warm_up(url: str, users: int, request_timeout_s: float, signed_in: SignedInUsers | None = None,
+            client_kind: str = "http") -> int:
     """Every user makes each request of the mix once, all at the same time, before memory is
     measured: what the first requests load (the embedder, plotting, one session per user, the
     server's worker threads) is not growth. Returns the number of warm-up requests."""
     def one_pass(user: int) -> None:
         try:
-            client = make_client(url, signed_in.headers(user) if signed_in else None)
+            client = make_client(client_kind, url, signed_in.headers(user) if signed_in else None)
         except request_failures() as e:
             raise BenchError(f"a warm-up client could not connect: {type(e).__name__}: {e}") from e
         try:
@@ -333,7 +153,7 @@ def warm_up(url: str, users: int, request_timeout_s: float, signed_in: SignedInU
 
 def run_load(url: str, users: int, requests: int, *, max_seconds: float, request_timeout_s: float,
              process: psutil.Process | None = None, sample_every: int = SAMPLE_EVERY,
-             signed_in: SignedInUsers | None = None) -> dict:
+             signed_in: SignedInUsers | None = None, client_kind: str = "http") -> dict:
     if users < 1 or requests < 1 or sample_every < 1:
         raise BenchError("--users, --requests and --sample-every must be at least 1")
     process = process or serving_process(url)
@@ -341,15 +161,18 @@ def run_load(url: str, users: int, requests: int, *, max_seconds: float, request
     memory_at_start = memory_mb(process)
     if signed_in:
         signed_in.sign_in(url)
-    warm_up_requests = warm_up(url, users, request_timeout_s, signed_in)
+    warm_up_requests = warm_up(url, users, request_timeout_s, signed_in, client_kind)
     memory_before = memory_mb(process)
     tally = Tally(process=process, sample_every=sample_every)
+    server_cpu, own_cpu = cpu_seconds(process), own_cpu_seconds()
     started = time.perf_counter()
     deadline = time.monotonic() + max_seconds
     with concurrent.futures.ThreadPoolExecutor(users, thread_name_prefix="user") as pool:
         made = sum(pool.map(lambda u: run_user(url, u, requests, deadline, request_timeout_s, tally,
-                                               signed_in.headers(u) if signed_in else None), range(users)))
+                                               signed_in.headers(u) if signed_in else None, client_kind),
+                            range(users)))
     wall_s = time.perf_counter() - started
+    server_cpu_after, own_cpu_after = cpu_seconds(process), own_cpu_seconds()
     memory_after = memory_mb(process)
     all_latencies = [s for values in tally.latencies.values() for s in values]
     errors = sum(tally.errors.values())
@@ -363,12 +186,22 @@ def run_load(url: str, users: int, requests: int, *, max_seconds: float, request
         "latency_s": percentiles(all_latencies),
         "latency_s_by_endpoint": {api: percentiles(values) for api, values in sorted(tally.latencies.items())},
         "wall_s": round(wall_s, 2), "throughput_rps": round(made / wall_s, 3) if wall_s else None,
+        "client": client_kind,
+        "server_cpu_ms_per_request": per_request_ms(server_cpu, server_cpu_after, made),
+        "generator_cpu_ms_per_request": per_request_ms(own_cpu, own_cpu_after, made),
         "warm_up_requests": warm_up_requests,
         "memory_mb": {"at_start": memory_at_start, "before": memory_before, "after": memory_after,
                       "growth_pct": growth, "samples": tally.memory, "late_growth_pct": late_growth(tally.memory)},
         "app_pid": process.pid if process else None, "sample_every": sample_every,
         "history_entries": signed_in.entries() if signed_in else None,
     }
+
+
+def per_request_ms(before: float | None, after: float | None, requests: int) -> float | None:
+    """CPU milliseconds per request between two readings (None when the process was not visible)."""
+    if before is None or after is None or not requests:
+        return None
+    return round(1000 * (after - before) / requests, 1)
 
 
 def late_growth(samples: list[dict[str, float]]) -> float | None:
@@ -410,7 +243,9 @@ def summary(result: dict) -> str:
              f"  requests {result['requests']} (ok {result['ok']}, errors {result['errors']})"
              + (" - stopped by --max-seconds" if result["stopped_by_time"] else ""),
              f"  latency p50 {latency.get('p50', '-')} s, p95 {latency.get('p95', '-')} s, "
-             f"max {latency.get('max', '-')} s; throughput {result['throughput_rps']} req/s over {result['wall_s']} s"]
+             f"max {latency.get('max', '-')} s; throughput {result['throughput_rps']} req/s over {result['wall_s']} s",
+             f"  CPU per request: the server {result['server_cpu_ms_per_request']} ms (app and its children), "
+             f"the load generator ({result['client']} client) {result['generator_cpu_ms_per_request']} ms"]
     if memory["before"] and memory["after"]:
         lines.append(f"  app memory (RSS) {memory['at_start']['app']} MB at the start, after the warm-up "
                      f"{memory['before']['app']} MB -> {memory['after']['app']} MB "
@@ -446,7 +281,8 @@ def handle_load(args: argparse.Namespace, context) -> tuple[str, dict, str]:
     try:
         result = run_load(url, args.users, args.requests, max_seconds=args.max_seconds,
                           request_timeout_s=args.request_timeout_s, sample_every=args.sample_every,
-                          process=psutil.Process(process.pid) if process else None, signed_in=signed_in)
+                          process=psutil.Process(process.pid) if process else None, signed_in=signed_in,
+                          client_kind=args.client)
     finally:
         if process is not None:
             stop_app(process)
@@ -459,7 +295,7 @@ def handle_load(args: argparse.Namespace, context) -> tuple[str, dict, str]:
 
 
 def register(subparsers, common: argparse.ArgumentParser) -> None:
-    parser = subparsers.add_parser("load", parents=[common], help="concurrent gradio_client users against the app",
+    parser = subparsers.add_parser("load", parents=[common], help="concurrent users against the app",
                                    description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--users", type=int, default=16, help="concurrent users (default 16)")
     parser.add_argument("--requests", type=int, default=30, help="requests per user (default 30)")
@@ -471,6 +307,8 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
     parser.add_argument("--sample-every", type=int, default=SAMPLE_EVERY,
                         help="read the app's memory every N requests into the result and its plot "
                              f"(default {SAMPLE_EVERY})")
+    parser.add_argument("--client", choices=CLIENTS, default="http",
+                        help="http: a light httpx client on Gradio's HTTP API (default); gradio: gradio_client")
     parser.add_argument("--history", action="store_true",
                         help="start the app with history on the server and every user signed in")
     parser.add_argument("--start-timeout-s", type=float, default=START_TIMEOUT_S,

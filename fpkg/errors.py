@@ -173,3 +173,12 @@ class BenchError(FpkgError):
     """A benchmark cannot run as asked (a missing column, file or backend): the message says why."""
 
     exit_code = EXIT_USER_ERROR
+
+
+class LoadRequestFailed(FpkgError):
+    """A load-test request got no answer: an error event, a refused call, a stream cut short."""
+
+
+# ---- serving -------------------------------------------------------------------------------
+class Busy(FpkgError):
+    """Every place in a request lane is taken (app/lanes.py): the message says to try again shortly."""
