@@ -103,11 +103,12 @@ def _in_lane(lane: Lane, answer: Callable[[], Iterator[tuple]], outputs: int) ->
     try:
         ticket = lane.admit()
     except Busy as e:
-        raise gr.Error(f"Busy: {e}.", title="Busy", print_exception=False) from e
+        hint = "" if lane.waiting is None else " The grounded backend answers without this wait."
+        raise gr.Error(f"Busy: {e}.{hint}", title="Busy", print_exception=False) from e
     try:
         while position := ticket.wait(WAIT_STEP_S):
-            yield (f"_Busy: you are {ordinal(position)} in the queue for an {lane.name} answer; yours starts as soon "
-                   "as one ahead of it is done._", *[gr.skip()] * (outputs - 1))
+            yield (f"_Busy: you are {ordinal(position)} in the queue ({lane.name} answers); yours starts as soon as "
+                   "one ahead of it is done._", *[gr.skip()] * (outputs - 1))
         yield from answer()
     finally:
         ticket.release()

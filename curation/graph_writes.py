@@ -25,6 +25,7 @@ _MERGE = ("MATCH (h:{head}) WHERE h.{head_prop} = $head WITH h LIMIT 1 "
           "r.text_sha256 = $text_sha256, r.sentence = $sentence")
 _REMOVE_BATCH = "MATCH ()-[r]->() WHERE r.source = $source AND r.batch = $batch DELETE r"
 _REMOVE_ALL = "MATCH ()-[r]->() WHERE r.source = $source DELETE r"
+_BATCHES = "MATCH ()-[r]->() WHERE r.source = $source RETURN r.batch AS batch, count(r) AS relationships"
 
 
 def missing_nodes(store: GraphStore, facts: list[Fact]) -> list[str]:
@@ -83,6 +84,11 @@ def apply_batch(store: GraphStore, batch: Batch) -> int:
 
 def remove_batch(store: GraphStore, batch: int) -> int:
     return store.write(_REMOVE_BATCH, {"source": CURATED, "batch": batch}).relationships_deleted
+
+
+def batches_in_graph(store: GraphStore) -> dict[int, int]:
+    """The curated batches the graph holds, with their relationships."""
+    return {row["batch"]: row["relationships"] for row in store.query(_BATCHES, {"source": CURATED}, timeout_ms=60_000)}
 
 
 def clear(store: GraphStore) -> int:

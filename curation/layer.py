@@ -3,8 +3,10 @@ overlay; the graph and the overlay file always agree.
 
 A merge writes the graph first and then appends the overlay record; if the record cannot be
 written, the batch is taken out of the graph again. An undo does the reverse. One lock orders them
-within the process. A damaged overlay (OverlayError) is not applied at all: the graph then holds
-no curated fact and merging is refused until the file is mended.
+within the process, and a file lock beside the overlay between the processes that share the state
+folder and the graph (several app processes behind a balancer): a change made through one is seen
+by the others at their next request (`follow`). A damaged overlay (OverlayError) is not applied at
+all: the graph then holds no curated fact and merging is refused until the file is mended.
 
 Every batch says where its facts come from (a PMID, or the source text's SHA-256). With two-person
 review (`review="two"`, FPKG_CURATION_REVIEW) a curator's batch is only proposed; another curator
@@ -16,13 +18,15 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
 from curation.facts import Fact
-from curation.graph_writes import apply_batch, check_facts, clear, remove_batch
+from curation.graph_writes import apply_batch, batches_in_graph, check_facts, clear, remove_batch
 from curation.overlay import Batch, Overlay, OverlayState, now, parse
 from fpkg.errors import InputError, OverlayError
+from fpkg.locks import file_lock
 from graphstore.store import GraphStore
 
 PMID_DIGITS = 9
@@ -61,6 +65,7 @@ class CuratedLayer:
         self.replayed: Replay | None = None
         self.listeners: list[Callable[[], None]] = []  # told after each merge and undo (e.g. copies of the graph)
         self._checked: tuple[tuple, str | None] | None = None  # the overlay file's stat, and what was wrong
+        self._seen = self._stat()  # the overlay as this process last took it in (`follow`)
 
     @classmethod
     def set_aside(cls, store: GraphStore, path: Path) -> CuratedLayer:
@@ -81,6 +86,24 @@ class CuratedLayer:
             self.problem = str(e)
             return
         self.replayed = Replay(len(live), sum(apply_batch(self.store, batch) for batch in live))
+
+    @classmethod
+    def attach(cls, store: GraphStore, path: Path) -> CuratedLayer | None:
+        """The layer of a graph that already holds exactly the overlay's live batches (another process
+        applied them, or this graph's snapshot has them): nothing is written. None when the graph holds
+        other curated batches or the overlay cannot be read (then set it aside and put it back)."""
+        layer = cls(store, Overlay(path))
+        if store.is_empty():
+            return None
+        try:
+            live = layer.overlay.read().live()
+        except OverlayError:
+            return None
+        in_graph = batches_in_graph(store)
+        if set(in_graph) != {batch.batch for batch in live}:
+            return None
+        layer.replayed = Replay(len(live), sum(in_graph.values()))
+        return layer
 
     @classmethod
     def open(cls, store: GraphStore, path: Path) -> CuratedLayer:
@@ -114,6 +137,31 @@ class CuratedLayer:
                 self._checked = (key, f"the curated overlay is damaged: {e}")
         return self._checked[1]
 
+    def follow(self) -> bool:
+        """Called before each request: when another process sharing the state folder has merged or
+        undone a batch since, the listeners are told (the graph itself is shared). True if so."""
+        stat = self._stat()
+        if stat == self._seen:
+            return False
+        self._seen = stat
+        for listener in self.listeners:
+            listener()
+        return True
+
+    def _stat(self) -> tuple | None:
+        try:
+            stat = self.overlay.path.stat()
+        except FileNotFoundError:
+            return None
+        return stat.st_ino, stat.st_mtime_ns, stat.st_size
+
+    def _exclusive(self):
+        """This process's lock, then the one shared with the other processes (fpkg/locks.py)."""
+        stack = ExitStack()
+        stack.enter_context(self._lock)
+        stack.enter_context(file_lock(self.overlay.path.with_name(self.overlay.path.name + ".lock")))
+        return stack
+
     def merge(self, curator: str, facts: list[Fact], pmid: str = "", text: str = "") -> Batch:
         """One reviewed batch with its provenance (the PMID, else the source text's SHA-256): into the
         graph and the overlay, or, with two-person review, proposed (`pending`) for another curator."""
@@ -126,7 +174,7 @@ class CuratedLayer:
         return self._submit(curator, facts, pmid, digest)
 
     def _submit(self, curator: str, facts: list[Fact], pmid: str, digest: str) -> Batch:
-        with self._lock:
+        with self._exclusive():
             batch = Batch(self._next_batch(), curator, now(), tuple(facts), pmid, digest)
             if self.review == "two":
                 self.overlay.add_proposal(batch)
@@ -137,7 +185,7 @@ class CuratedLayer:
 
     def approve(self, batch_number: int, approver: str) -> Batch:
         """Two-person review: another curator's proposal merged by `approver`."""
-        with self._lock:
+        with self._exclusive():
             state = self.state()
             proposal = state.proposed.get(batch_number)
             if proposal is None:
@@ -167,7 +215,7 @@ class CuratedLayer:
 
     def undo(self, batch_number: int, by: str) -> Batch:
         """A merged batch taken out of the graph, or a pending proposal declined."""
-        with self._lock:
+        with self._exclusive():
             state = self.state()
             batch = state.batches.get(batch_number) or state.proposed.get(batch_number)
             if batch is None:
@@ -207,6 +255,7 @@ class CuratedLayer:
         return [self._submit(curator, facts, batch.pmid, batch.text_sha256) for batch, facts in batches]
 
     def _changed(self) -> None:
+        self._seen = self._stat()  # this process's own change: taken in below
         self.store.snapshot()
         for listener in self.listeners:
             listener()

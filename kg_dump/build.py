@@ -105,15 +105,16 @@ def build(store, settings: Settings, *, with_hpo: bool = True, hpo_dir: Path | N
 
 
 def ensure_built(store, settings: Settings, *, with_hpo: bool = True,
-                 hpo_dir: Path | None = None) -> BuildReport:
-    """Build only when the store does not already hold the graph these inputs give."""
+                 hpo_dir: Path | None = None, added_relationships: int = 0) -> BuildReport:
+    """Build only when the store does not already hold the graph these inputs give
+    (`added_relationships`: written on top of the build since, e.g. curated facts, not compared)."""
     counts = store.counts()  # an unreachable store fails here, not after minutes of building
     path = manifest_path(settings)
     if path.exists():
         previous = BuildReport(**json.loads(path.read_text()))
         if (previous.inputs == _inputs(settings, with_hpo, hpo_dir)
                 and counts["total_nodes"] == previous.counts.get("nodes")
-                and counts["total_relationships"] == previous.counts.get("relationships")):
+                and counts["total_relationships"] - added_relationships == previous.counts.get("relationships")):
             previous.skipped = True
             return previous
     return build(store, settings, with_hpo=with_hpo, hpo_dir=hpo_dir)

@@ -23,6 +23,7 @@ from diagnosis.profiles import DiseaseProfiles
 from diagnosis.ranker import Diagnosis, DiagnosisCase, DiagnosisRanker, RankedDisease
 from fpkg.config import Settings, access_settings
 from fpkg.errors import LLMError, NotReady
+from fpkg.locks import file_lock
 from graphstore.startup_reads import StartupReads
 from graphstore.store import GraphStore, open_store
 from identity.mondo import Mondo
@@ -123,9 +124,7 @@ class Pipeline:
         progress(f"opening the {settings.graph_backend} graph store")
         store = open_store(settings)
         progress("checking the graph (a first start builds it from the FPKG dump and HPO)")
-        curated = CuratedLayer.set_aside(store, overlay_path(settings))  # the build is compared without it
-        report = ensure_built(store, settings, with_hpo=settings.with_hpo)
-        curated.put_back()
+        curated, report = prepare_graph(store, settings, progress)
         progress(curated.problem or f"curated facts: {curated.replayed.relationships} from "
                                     f"{curated.replayed.batches} batches")
         progress("loading the entity linker, the phenotype ontology and the diseases' phenotypes")
@@ -220,6 +219,7 @@ class Pipeline:
                         question: str | None = None) -> Iterator[PipelineResult]:
         case, mode = validate_case(case), validate_mode(mode)
         temperature = validate_temperature(temperature)
+        self.curated.follow()  # a merge or undo made through another process sharing the graph
         generator = self.generator(backend)
         retriever = self._retriever(mode)
         result = PipelineResult("diagnosis", mode, generator.name, selective=bool(case.options), case=case)
@@ -261,6 +261,7 @@ class Pipeline:
                    temperature: float = 0.0, seed: int = 0) -> Iterator[PipelineResult]:
         question, mode = validate_question(question), validate_mode(mode)
         temperature = validate_temperature(temperature)
+        self.curated.follow()
         generator = self.generator(backend)
         retriever = self._retriever(mode)
         result = PipelineResult("ask", mode, generator.name)
@@ -339,6 +340,28 @@ class Pipeline:
 
     def close(self) -> None:
         self.store.close()
+
+
+def prepare_graph(store: GraphStore, settings: Settings,
+                  progress: Callable[[str], None]) -> tuple[CuratedLayer, BuildReport]:
+    """The built graph with the curated overlay on it, one process at a time (several app processes
+    may share a graph server and a state folder). A graph that is already built and holds exactly the
+    overlay's live batches is used as it is: nothing is written, so a process that starts beside
+    others never changes what they serve. Otherwise the curated layer is set aside, the graph is
+    built if its inputs changed, and the layer is put back."""
+    path = overlay_path(settings)
+    with file_lock(path.with_name("graph-start.lock")):
+        curated = CuratedLayer.attach(store, path)
+        if curated is not None:
+            report = ensure_built(store, settings, with_hpo=settings.with_hpo,
+                                  added_relationships=curated.replayed.relationships)
+            if report.skipped:
+                progress("the graph is built and holds the curated overlay: used as it is")
+                return curated, report
+        curated = CuratedLayer.set_aside(store, path)  # the build is compared without it
+        report = ensure_built(store, settings, with_hpo=settings.with_hpo)
+        curated.put_back()
+    return curated, report
 
 
 def describe_case(case: DiagnosisCase) -> str:

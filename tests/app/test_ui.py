@@ -6,6 +6,7 @@ import platform
 
 import gradio as gr
 import pytest
+from PIL import Image
 
 from app.__main__ import default_host, default_port, limit_malloc_arenas, parse_args
 from app.evidence_plot import MAX_PER_COLUMN, evidence_graph, render_png
@@ -93,7 +94,9 @@ def test_diagnose_handler_streams_the_panel(pipeline):
     # gene, published variant and phenotypes agree: the calibrated confidence is high
     assert confidence.startswith("Confidence ") and "Low" not in confidence
     assert ranked[0][1] == "CHARGE syndrome" and triples and "MATCH" in cypher
-    assert picture is not None and picture.size[0] > 300
+    assert picture is not None and Image.open(picture).size[0] > 300  # a PNG file, drawn once per evidence
+    again = list(diagnose(pipeline, *CHD7.values(), "cypher", "grounded", 0.0))
+    assert len(again) == 1 and again[0][5] == picture  # the same evidence: one message, the same picture
     steps = {name: ms for name, ms in timings.items() if name != "total"}
     assert {"evidence_picture", "generation"} <= set(steps)
     assert timings["total"] == pytest.approx(sum(steps.values()), abs=0.1)
