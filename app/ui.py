@@ -48,7 +48,10 @@ from service.validation import parse_age
 # Other queued events (Explore, Curate) at once; /diagnose and /ask run in lanes (app/lanes.py).
 CONCURRENCY = 2
 MAX_QUEUE = 32
-SESSIONS = 1000  # Gradio's per-session state kept in memory: the oldest session's goes first
+# Gradio's per-session state kept in memory, the oldest session's going first: each holds a copy of
+# the page's configuration (~0.5 MB here, ~12 ms of CPU to make: docs/scaling.md). A page whose
+# session went has it made again at its next request; this app keeps no gr.State on the server.
+SESSIONS = 200
 STREAM_EVERY_S = 0.25  # a growing LLM answer is sent at most this often; a grounded one, once, whole
 WAIT_STEP_S = 1.0  # a waiting answer's place in its lane is said again this often
 SHARED_LANES = Lanes()  # for handlers called without the app's own (tests, scripts)

@@ -5,13 +5,16 @@
 answer as server-sent events (`generating`, then `complete` with the outputs, or `error`). It reads
 the stream line by line and keeps only the last event, so one user costs the generator a few
 milliseconds of CPU per request, where a `gradio_client.Client` (a thread per job, a queue
-listener, file handling) costs about ten times more on the same cores as the server.
+listener, file handling) costs about ten times more on the same cores as the server. Like a page in
+a browser (and `gradio_client`), a user keeps one session for all its requests: the server makes
+its per-session state once per user, not once per request.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
 import json
+import secrets
 import time
 
 import httpx
@@ -27,12 +30,14 @@ class HttpClient:
 
     def __init__(self, url: str, headers: dict[str, str] | None = None):
         self.http = httpx.Client(base_url=url, headers=headers, timeout=CONNECT_TIMEOUT_S)
+        self.session_hash = secrets.token_hex(8)
 
     def predict(self, api: str, arguments: tuple, timeout_s: float) -> list:
         """The endpoint's outputs once the answer is complete; raises LoadRequestFailed on an error
         event, a refused call or a stream that ends without an answer."""
         name = api.strip("/")
-        response = self.http.post(f"/gradio_api/call/{name}", json={"data": list(arguments)})
+        body = {"data": list(arguments), "session_hash": self.session_hash}
+        response = self.http.post(f"/gradio_api/call/{name}", json=body)
         if response.status_code != 200:
             raise LoadRequestFailed(f"POST {api}: HTTP {response.status_code}: {response.text[:200]}")
         event_id = response.json()["event_id"]
