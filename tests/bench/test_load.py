@@ -1,4 +1,5 @@
-"""`python -m bench load`: a short run of concurrent gradio_client users against the session's app."""
+"""`python -m bench load` and `server-cost`: short runs against the session's app, through the light HTTP
+client and through gradio_client."""
 
 from __future__ import annotations
 
@@ -13,12 +14,15 @@ from tests.support.app_process import app_environment, free_port, private_cache
 
 
 @pytest.mark.slow
-def test_a_short_load_run_reports_latency_errors_and_memory(app_server, tmp_path, capsys):
+@pytest.mark.parametrize("client", ["http", "gradio"])
+def test_a_short_load_run_reports_latency_errors_cpu_and_memory(app_server, tmp_path, capsys, client):
     code = main(["load", "--users", "3", "--requests", "4", "--url", app_server.url, "--json", "--sample-every", "3",
-                 "--results-dir", str(tmp_path)])
+                 "--results-dir", str(tmp_path), "--client", client])
     assert code == 0
     result = json.loads(capsys.readouterr().out)
     assert result["requests"] == result["planned"] == 12 and result["errors"] == 0 and result["ok"] == 12
+    assert result["client"] == client and result["server_cpu_ms_per_request"] > 0
+    assert result["generator_cpu_ms_per_request"] > 0
     assert {"/diagnose", "/ask"} <= set(result["latency_s_by_endpoint"])
     assert 0 < result["latency_s"]["p50"] <= result["latency_s"]["p95"]
     memory = result["memory_mb"]
@@ -45,6 +49,33 @@ def test_with_history_every_signed_in_answer_is_written_on_the_server(pipeline, 
     assert result["history_entries"] == result["ok"] + result["warm_up_requests"] == 14
 
 
+@pytest.mark.slow
+def test_server_cost_reports_cpu_per_request_and_the_handlers_stages(app_server, tmp_path, capsys):
+    code = main(["server-cost", "--cpu-samples", "3", "--modes", "cypher", "--url", app_server.url, "--json",
+                 "--results-dir", str(tmp_path)])
+    assert code == 0
+    result = json.loads(capsys.readouterr().out)
+    assert set(result["requests"]) == {"/diagnose cypher", "/ask cypher"}
+    diagnose = result["requests"]["/diagnose cypher"]
+    assert diagnose["server_cpu_ms"]["n"] == 3 and diagnose["server_cpu_ms"]["p50"] >= 0
+    assert {"queries", "ranking", "generation", "evidence_picture", "total"} <= set(diagnose["handler_ms"])
+    assert (tmp_path / "server-cost" / "3-cypher.json").is_file()
+
+
+@pytest.mark.slow
+def test_a_failed_answer_is_an_error_not_an_answer(app_server):
+    from bench.load_client import HttpClient, call
+    from fpkg.errors import LoadRequestFailed
+
+    client = HttpClient(app_server.url)
+    try:
+        with pytest.raises(LoadRequestFailed, match="error"):
+            call(client, "/ask", ("", "cypher", "grounded", 0.0), 60)  # an empty question: the app says what to fix
+        assert call(client, "/ask", ("Which genes cause CHARGE syndrome?", "cypher", "grounded", 0.0), 60)[0]
+    finally:
+        client.close()
+
+
 def test_history_needs_an_app_of_its_own():
     with pytest.raises(BenchError, match="drop --url"):
         load.handle_load(load_args(url="http://127.0.0.1:1", history=True), None)
@@ -53,7 +84,7 @@ def test_history_needs_an_app_of_its_own():
 def load_args(**given):
     import argparse
 
-    defaults = dict(url=None, history=False, users=1, requests=1, max_seconds=1.0, request_timeout_s=1.0,
+    defaults = dict(url=None, history=False, client="http", users=1, requests=1, max_seconds=1.0, request_timeout_s=1.0,
                     sample_every=1, start_timeout_s=1.0, results_dir=None)
     return argparse.Namespace(**{**defaults, **given})
 
