@@ -38,6 +38,7 @@ from bench.load_app import (
     SignedInUsers,
     check_loopback,
     cpu_seconds,
+    graph_servers,
     healthy,
     memory_mb,
     own_cpu_seconds,
@@ -164,7 +165,8 @@ def run_load(url: str, users: int, requests: int, *, max_seconds: float, request
     warm_up_requests = warm_up(url, users, request_timeout_s, signed_in, client_kind)
     memory_before = memory_mb(process)
     tally = Tally(process=process, sample_every=sample_every)
-    server_cpu, own_cpu = cpu_seconds(process), own_cpu_seconds()
+    servers = graph_servers(process) if process else []  # an attached graph server's CPU counts too
+    server_cpu, own_cpu = cpu_seconds(process, servers), own_cpu_seconds()
     started = time.perf_counter()
     deadline = time.monotonic() + max_seconds
     with concurrent.futures.ThreadPoolExecutor(users, thread_name_prefix="user") as pool:
@@ -172,7 +174,7 @@ def run_load(url: str, users: int, requests: int, *, max_seconds: float, request
                                                signed_in.headers(u) if signed_in else None, client_kind),
                             range(users)))
     wall_s = time.perf_counter() - started
-    server_cpu_after, own_cpu_after = cpu_seconds(process), own_cpu_seconds()
+    server_cpu_after, own_cpu_after = cpu_seconds(process, servers), own_cpu_seconds()
     memory_after = memory_mb(process)
     all_latencies = [s for values in tally.latencies.values() for s in values]
     errors = sum(tally.errors.values())
@@ -189,6 +191,7 @@ def run_load(url: str, users: int, requests: int, *, max_seconds: float, request
         "client": client_kind,
         "server_cpu_ms_per_request": per_request_ms(server_cpu, server_cpu_after, made),
         "generator_cpu_ms_per_request": per_request_ms(own_cpu, own_cpu_after, made),
+        "graph_server_pids": [server.pid for server in servers],
         "warm_up_requests": warm_up_requests,
         "memory_mb": {"at_start": memory_at_start, "before": memory_before, "after": memory_after,
                       "growth_pct": growth, "samples": tally.memory, "late_growth_pct": late_growth(tally.memory)},
@@ -244,7 +247,8 @@ def summary(result: dict) -> str:
              + (" - stopped by --max-seconds" if result["stopped_by_time"] else ""),
              f"  latency p50 {latency.get('p50', '-')} s, p95 {latency.get('p95', '-')} s, "
              f"max {latency.get('max', '-')} s; throughput {result['throughput_rps']} req/s over {result['wall_s']} s",
-             f"  CPU per request: the server {result['server_cpu_ms_per_request']} ms (app and its children), "
+             f"  CPU per request: the server {result['server_cpu_ms_per_request']} ms (the app, its children and "
+             f"{len(result['graph_server_pids'])} graph server(s) it attached to), "
              f"the load generator ({result['client']} client) {result['generator_cpu_ms_per_request']} ms"]
     if memory["before"] and memory["after"]:
         lines.append(f"  app memory (RSS) {memory['at_start']['app']} MB at the start, after the warm-up "

@@ -192,12 +192,28 @@ class SignedInUsers:
 
 
 
-def cpu_seconds(process: psutil.Process | None) -> float | None:
-    """CPU time (user and system) of the process and its living children, in seconds."""
+def graph_servers(process: psutil.Process) -> list[psutil.Process]:
+    """Servers on this machine the app talks to that are not its children: an embedded graph server
+    another process started (the app attached to it), or one named by FALKORDB_URL on loopback."""
+    try:
+        ports = {c.raddr.port for c in process.net_connections(kind="tcp")
+                 if c.raddr and c.status == psutil.CONN_ESTABLISHED and ipaddress.ip_address(c.raddr.ip).is_loopback}
+        listening = {c.laddr.port: c.pid for c in psutil.net_connections(kind="tcp")
+                     if c.status == psutil.CONN_LISTEN and c.pid}
+        family = {process.pid, *(child.pid for child in process.children(recursive=True))}
+    except (psutil.Error, ValueError):
+        return []
+    pids = {listening[port] for port in ports if port in listening} - family - {os.getpid()}
+    return [psutil.Process(pid) for pid in sorted(pids)]
+
+
+def cpu_seconds(process: psutil.Process | None, servers: list[psutil.Process] = ()) -> float | None:
+    """CPU time (user and system) of the process, its living children and `servers`, in seconds."""
     if process is None:
         return None
     try:
-        times = [process.cpu_times(), *(child.cpu_times() for child in process.children(recursive=True))]
+        family = [process, *process.children(recursive=True), *servers]
+        times = [member.cpu_times() for member in family]
     except psutil.Error:
         return None
     return sum(t.user + t.system for t in times)

@@ -3,15 +3,15 @@
     python -m bench server-cost --cpu-samples 200                 # starts its own app on loopback
     python -m bench server-cost --cpu-samples 50 --url http://127.0.0.1:7860 --modes cypher vector
 
-Sequential requests (one at a time, so nothing else runs on the server) to `/diagnose` (a CHD7
-case) and `/ask` ("Which genes cause CHARGE syndrome?") in each retrieval mode, with the grounded
-writer, through the light HTTP client. For each, the server's CPU time (psutil: the app and its
-children, read before and after the request) and the wall time; reported as median and p95 per
-endpoint and mode. The app's own timings output (the pipeline's stages and the app's formatting,
-wall milliseconds measured inside the handler) gives the breakdown of a request from the server's
-side; what the server spends beyond the handler (Gradio's pre- and post-processing, serialisation,
-the event stream) is the CPU median less the handler's total. A few requests of each kind first
-warm the caches and are not counted. Only loopback addresses.
+Sequential requests (one at a time, so nothing else runs on the server) to `/diagnose` (a CHD7 case)
+and `/ask` ("Which genes cause CHARGE syndrome?") in each retrieval mode, with the grounded writer,
+through the light HTTP client. For each, the server's CPU time (psutil: the app, its children and a
+graph server on this machine it attached to, read before and after the request) and the wall time;
+reported as median and p95 per endpoint and mode. The app's own timings output (the pipeline's
+stages and the app's formatting, wall milliseconds measured inside the handler) gives the breakdown
+of a request from the server's side; what the server spends beyond the handler (Gradio's pre- and
+post-processing, serialisation, the event stream) is the CPU median less the handler's total. A few
+requests of each kind first warm the caches and are not counted. Only loopback addresses.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from bench.load_app import (
     START_TIMEOUT_S,
     check_loopback,
     cpu_seconds,
+    graph_servers,
     healthy,
     serving_process,
     start_app,
@@ -52,17 +53,17 @@ def requests_for(mode: str) -> list[tuple[str, tuple]]:
 
 
 def measure(client: HttpClient, process: psutil.Process, api: str, arguments: tuple, samples: int,
-            timeout_s: float) -> dict:
+            timeout_s: float, servers: list[psutil.Process] = ()) -> dict:
     """`samples` sequential requests: the server's CPU and the wall time of each, and the median of
     each stage of the app's timings."""
     for _ in range(WARM_UP):
         call(client, api, arguments, timeout_s)
     cpu_ms, wall_ms, stages = [], [], {}
     for _ in range(samples):
-        before, started = cpu_seconds(process), time.perf_counter()
+        before, started = cpu_seconds(process, servers), time.perf_counter()
         outputs = call(client, api, arguments, timeout_s)
         wall_ms.append(1000 * (time.perf_counter() - started))
-        cpu_ms.append(1000 * (cpu_seconds(process) - before))
+        cpu_ms.append(1000 * (cpu_seconds(process, servers) - before))
         for stage, ms in (outputs[TIMINGS_OUTPUT[api]] or {}).items():
             stages.setdefault(stage, []).append(ms)
     breakdown = {stage: round(statistics.median(values), 1) for stage, values in stages.items()}
@@ -78,17 +79,20 @@ def run(url: str, process: psutil.Process, modes: list[str], samples: int, timeo
     if "vector" in modes:
         wait_for_vector_index(url, timeout_s)
     client = HttpClient(url)
+    servers = graph_servers(process)
     try:
-        measured = {f"{api} {mode}": measure(client, process, api, arguments, samples, timeout_s)
+        measured = {f"{api} {mode}": measure(client, process, api, arguments, samples, timeout_s, servers)
                     for mode in modes for api, arguments in requests_for(mode)}
     finally:
         client.close()
-    return {"url": url, "samples": samples, "modes": modes, "app_pid": process.pid, "requests": measured}
+    return {"url": url, "samples": samples, "modes": modes, "app_pid": process.pid,
+            "graph_server_pids": [server.pid for server in servers], "requests": measured}
 
 
 def summary(result: dict) -> str:
     lines = [f"bench server-cost: {result['samples']} sequential requests each against {result['url']} "
-             "(grounded writer; CPU of the app and its children)"]
+             f"(grounded writer; CPU of the app, its children and {len(result['graph_server_pids'])} graph "
+             "server(s) it attached to)"]
     for name, measured in result["requests"].items():
         cpu, wall = measured["server_cpu_ms"], measured["wall_ms"]
         stages = ", ".join(f"{stage} {ms}" for stage, ms in measured["handler_ms"].items())
