@@ -29,7 +29,7 @@ def evidence_key(evidence: EvidenceGraph, title: str) -> str:
     nodes = sorted((n, d.get("label"), d.get("name"), d.get("column")) for n, d in graph.nodes(data=True))
     edges = sorted((head, tail, data.get("relation")) for head, tail, data in graph.edges(data=True))
     shown = repr((title, nodes, edges, sorted(evidence.matched), evidence.answer, evidence.left_out))
-    return hashlib.sha256(shown.encode()).hexdigest()[:32]
+    return hashlib.sha256(shown.encode()).hexdigest()[:24]
 
 
 class PictureCache:
@@ -60,7 +60,7 @@ class PictureCache:
         png = render_png(evidence, title)
         if png is None:
             return None
-        path = self.folder / f"evidence-{key}.png"
+        path = self.folder / f"evidence_{key}.png"  # not named like a private export (app/exports.py)
         partial = path.with_suffix(f".{threading.get_ident()}.part")
         partial.write_bytes(png)
         partial.replace(path)  # whole or not at all: another thread may be serving it

@@ -9,6 +9,7 @@ from PIL import Image
 
 from app.evidence_cache import PictureCache, evidence_key
 from app.evidence_plot import evidence_graph, render_png
+from app.exports import is_private_export
 from retrieval.result import Triple
 
 
@@ -24,6 +25,7 @@ def test_the_same_evidence_is_drawn_once_and_is_the_picture_drawn_directly(tmp_p
     assert first == again and (cache.drawn, cache.served) == (1, 1)
     direct = render_png(evidence_graph(charge(), answer=10), "Evidence for CHARGE syndrome")
     assert Path(first).read_bytes() == direct and Image.open(first).size[0] > 300
+    assert not is_private_export(Path(first).name)  # served to anyone who got the answer, not refused as one
 
 
 def test_other_evidence_or_another_title_is_another_picture(tmp_path):
