@@ -74,7 +74,7 @@ def time_queries(stores: list[tuple[str, Any]], pipeline, cases: list[DiagnosisC
     for label, store in stores:  # each graph's own disease profiles, read once as at the app's start
         started = time.perf_counter()
         rankers[label] = DiagnosisRanker(store, pipeline.linker, pipeline.ontology,
-                                         DiseaseProfiles.from_store(store))
+                                         DiseaseProfiles.from_store(store), pipeline.findings)
         profiles_s[label] = round(time.perf_counter() - started, 2)
     retrievers = {label: CypherRetriever(store, pipeline.linker) for label, store in stores}
     for case in cases[:WARMUP]:

@@ -153,10 +153,10 @@ CASE_TEXTS = {
     "malformed hgvs": ("A girl with a mutation in CHD7, namely, c.>>>del<<<(?) and chorioretinal coloboma",
                        Answered("CHARGE syndrome")),
     "unknown gene": ("A girl with a mutation in NOTAGENE1 and chorioretinal coloboma",
-                     Answered(notice="No gene was recognised")),
+                     Answered(notice="is not in the graph")),
     # "CHD7x'})..." is no gene symbol: the case is diagnosed from coloboma alone, and says so
     "cypher in the description": ("A girl with a mutation in CHD7" + CYPHER + " and coloboma",
-                                  Answered("Most likely", notice="ranked by facial phenotypes", not_contains="DELETE")),
+                                  Answered("Most likely", notice="ranked by the findings", not_contains="DELETE")),
 }
 
 
@@ -216,8 +216,8 @@ CASES = {
     "malformed hgvs chained": (case(variant="c.2443-2A>G>T>>C"), Answered("CHARGE syndrome")),
     "malformed hgvs brackets": (case(variant="NM_;;;[[[(((c.1A>G"), Answered("CHARGE syndrome")),
     "hgvs with control chars": (case(variant="\x00c.2443\x1b-2A>G"), Answered("CHARGE syndrome")),
-    "non-latin phenotype": (case(phenotypes=("眼距过宽",), gene=None), Answered(notice="matches no facial phenotype")),
-    "emoji phenotype": (case(phenotypes=("😀",), gene=None), Answered(notice="matches no facial phenotype")),
+    "non-latin phenotype": (case(phenotypes=("眼距过宽",), gene=None), Answered(notice="matches no HPO phenotype")),
+    "emoji phenotype": (case(phenotypes=("😀",), gene=None), Answered(notice="matches no HPO phenotype")),
     "html in every text field": (case(ethnicity=HTML, sex=HTML, variant=HTML, phenotypes=(HTML, "Proptosis")),
                                  Answered(not_contains="<script")),
     "cypher in every field": (DiagnosisCase((CYPHER, CYPHER_2), gene=CYPHER, variant=CYPHER, sex=CYPHER,

@@ -61,7 +61,7 @@ ANSWERED_DIAGNOSES = {
     "control chars and malformed hgvs": (fields(variant="\x00c.>>>del<<<(?"), "CHARGE syndrome", None),
     "emoji gene": (fields(gene="💥"), None, "not in the graph"),
     "non-latin phenotype": (fields(gene="", phenotypes=["眼距过宽", "Chorioretinal coloboma"]), None,
-                            "matches no facial phenotype"),
+                            "matches no HPO phenotype"),
     "html in every text field": (fields(ethnicity=HTML, variant=HTML, phenotypes=[HTML, "Chorioretinal coloboma"],
                                         selective=True, option_a=HTML, option_b="CHARGE syndrome"), "CHARGE", None),
     "cypher in every field": (fields(ethnicity=CYPHER, gene=CYPHER, variant=CYPHER, phenotypes=[CYPHER, "Proptosis"],

@@ -22,7 +22,7 @@ SAMPLE_VARIANT_PMIDS = "MATCH (s:Sample)-[:with_Var]->(v:Variation) RETURN s.nid
 @pytest.fixture(scope="module")
 def lopo(pipeline):
     stats = Counter()
-    return lopo_cases(pipeline.store, stats), stats
+    return lopo_cases(pipeline.store, pipeline.ontology, stats), stats
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +66,7 @@ def test_lopo_cases_hold_out_their_own_paper(pipeline, lopo):
         sample = int(case.case_id.removeprefix("sample:"))
         assert article[sample] in case.exclude_pmids
         assert variant_pmids[sample] - {None} <= case.exclude_pmids
-        assert case.gene and case.phenotypes and len(case.phenotypes) == len(case.phenotype_ids)
+        assert case.gene and case.phenotypes and 0 < len(case.terms) <= len(case.phenotypes)
         assert case.condition == "gene_variant_phenotypes" and case.options is None
     assert len({case.case_id for case in cases}) == len(cases)
 
@@ -75,14 +75,14 @@ def test_simulated_cases_are_deterministic_with_four_distinct_options(pipeline, 
     again = simulated_cases(pipeline.store, pipeline.ontology, pipeline.profiles, seed=0)
     assert again == simulated
     other = simulated_cases(pipeline.store, pipeline.ontology, pipeline.profiles, seed=1)
-    assert [c.phenotype_ids for c in other] != [c.phenotype_ids for c in simulated]
+    assert [c.terms for c in other] != [c.terms for c in simulated]
     genes = gene_diseases(pipeline.store)
     conditions = Counter(case.condition for case in simulated)
     assert conditions["phenotypes_only"] == conditions["four_options"] == conditions["few_phenotypes"] \
         > conditions["gene_phenotypes"] > 1000
     for case in simulated:
         fewest, most = (1, 3) if case.condition == "few_phenotypes" else (2, 7)
-        assert fewest <= len(case.phenotype_ids) <= most and len(set(case.phenotype_ids)) == len(case.phenotype_ids)
+        assert fewest <= len(case.terms) <= most and len(set(case.terms)) == len(case.terms)
         assert not case.exclude_pmids and case.variant is None
         if case.condition == "gene_phenotypes":
             assert case.gene in genes[case.truth_node]
@@ -94,27 +94,31 @@ def test_simulated_cases_are_deterministic_with_four_distinct_options(pipeline, 
     assert len(Counter(c.truth_option for c in simulated if c.options)) == 4
 
 
+def hpo_terms(pipeline, disease: int) -> list[int]:
+    """The disease's own facial HPO annotations as ontology terms (what the baseline matches)."""
+    node_term = pipeline.ontology.node_term
+    return [node_term[a.phenotype] for a in pipeline.profiles.by_disease[disease]
+            if "HPO" in a.source and a.phenotype in node_term]
+
+
 def test_the_baseline_ranks_a_disease_first_from_its_own_terms_and_gene(pipeline, baseline):
-    profiles = pipeline.profiles
     genes = gene_diseases(pipeline.store)
-    charge = next(d for d in baseline.nodes if baseline.names[d][0] == "OMIM:214800")
-    terms = [a.phenotype for a in profiles.by_disease[charge] if "HPO" in a.source]
+    charge = next(d for d in baseline.names if baseline.names[d][0] == "OMIM:214800")
+    terms = hpo_terms(pipeline, charge)
     top = baseline.rank(terms, "CHD7")
     assert top[0].node_id == charge and top[0].name.lower().startswith("charge")
     assert all(s.node_id in baseline.gene_filter("chd7") for s in top)  # only the gene's diseases
     # the same over many diseases; a few lose to a disease with the same terms and a lower id
-    checked = [d for d in baseline.nodes if d in genes][:100]
-    first = sum(baseline.rank([a.phenotype for a in profiles.by_disease[d] if "HPO" in a.source],
-                              genes[d][0])[0].node_id == d for d in checked)
+    checked = [d for d in baseline.names if d in genes][:100]
+    first = sum(baseline.rank(hpo_terms(pipeline, d), genes[d][0])[0].node_id == d for d in checked)
     assert first >= 0.9 * len(checked)
     assert sum(s.node_id == charge for s in baseline.rank(terms, None)) == 1  # found without the gene too
 
 
 def test_the_baseline_answers_options_by_gene_then_similarity_then_elimination(pipeline, baseline):
-    profiles = pipeline.profiles
-    charge = next(d for d in baseline.nodes if baseline.names[d][0] == "OMIM:214800")
-    apert = next(d for d in baseline.nodes if baseline.names[d][0] == "OMIM:101200")
-    terms = [a.phenotype for a in profiles.by_disease[apert] if "HPO" in a.source]
+    charge = next(d for d in baseline.names if baseline.names[d][0] == "OMIM:214800")
+    apert = next(d for d in baseline.names if baseline.names[d][0] == "OMIM:101200")
+    terms = hpo_terms(pipeline, apert)
     options = {"A": baseline.names[apert][1], "B": "A disease nobody annotated", "C": baseline.names[charge][1]}
     by_terms = baseline.rank_options(terms, None, options)
     assert [s.option for s in by_terms] == ["A", "C", "B"]  # unknown options last
@@ -130,11 +134,10 @@ def test_the_command_reports_ranker_and_baseline_on_both_splits(capsys, pipeline
                 pipeline=pipeline) == 0
     out = json.loads(capsys.readouterr().out)
     cells = {(c["set"], c["condition"], c["split"]): c for c in out["cells"]}
-    assert set(cells) == {(s, c, sp) for s, conditions in (("lopo", ["gene_variant_phenotypes"]),
-                                                            ("simulated", ["gene_phenotypes", "phenotypes_only",
-                                                                           "few_phenotypes",
-                                                                           "four_options"]))
-                          for c in conditions for sp in ("dev", "test")}
+    sets = (("lopo", ["gene_variant_phenotypes"]),
+            ("simulated", ["gene_phenotypes", "phenotypes_only", "few_phenotypes", "four_options"]),
+            ("phenopackets", ["gene_facial", "gene_whole", "facial_only", "whole_phenotype", "four_options"]))
+    assert set(cells) == {(s, c, sp) for s, conditions in sets for c in conditions for sp in ("dev", "test")}
     for (_, condition, _), cell in cells.items():
         assert cell["n"] == 3 and cell["ranker_latency_ms"]["n"] == 3
         for who in ("ranker", "baseline"):
@@ -143,7 +146,7 @@ def test_the_command_reports_ranker_and_baseline_on_both_splits(capsys, pipeline
                 assert cell[who]["top10"] is None
             else:
                 assert cell[who]["top1"] <= cell[who]["top10"] <= 1.0
-    assert len(out["items"]) == 30
+    assert len(out["items"]) == 60
     assert all(item["ranker_rank"] is None or 1 <= item["ranker_rank"] <= 10 for item in out["items"])
     assert out["hpo"]["hp_obo"].startswith("hp/releases/")
     assert out["graph"]["nodes"]["Sample"] == 1147 and "ner_model" in out
@@ -152,7 +155,7 @@ def test_the_command_reports_ranker_and_baseline_on_both_splits(capsys, pipeline
     assert any(item["ranker_rank"] == 1 for item in out["items"])
     assert any(item["baseline_rank"] == 1 for item in out["items"])
     saved = list((tmp_path / "generalise").glob("*.json"))
-    assert [p.name for p in saved] == ["lopo+simulated-dev+test-limit3.json"]
+    assert [p.name for p in saved] == ["lopo+simulated+phenopackets-dev+test-limit3.json"]
 
 
 def test_calibrate_fits_on_dev_and_reports_brier_and_reliability_on_test(capsys, pipeline, tmp_path):
@@ -164,14 +167,14 @@ def test_calibrate_fits_on_dev_and_reports_brier_and_reliability_on_test(capsys,
                  "--model-out", str(model_path)], pipeline=pipeline) == 0
     out = json.loads(capsys.readouterr().out)
     fitted = ConfidenceModel.load(model_path)
-    # leave-one-paper-out cases name a variant (where their paper gave one); simulated ones never do
     assert fitted is not None and fitted.fitted_on["split"] == "dev"
     shapes = fitted.fitted_on["cases"]
-    assert sum(shapes.values()) == 30 and 1 <= shapes["with_variant"] <= 6
+    # 10 cells of 6: lopo's name a variant where their paper gave one, simulated ones never do
+    assert sum(shapes.values()) == 60 and 1 <= shapes["with_variant"] <= 6 + 5 * 6
     assert all(list(coef) == list(FEATURES) for coef in out["coef"].values())
     for split in ("dev", "test"):
         figures = out["calibration"][split]
-        assert figures["n"] == 30 and 0.0 <= figures["brier"] <= 1.0
-        assert sum(row["n"] for row in figures["reliability"]) == 30
+        assert figures["n"] == 60 and 0.0 <= figures["brier"] <= 1.0
+        assert sum(row["n"] for row in figures["reliability"]) == 60
         assert out["calibration"][f"{split}, lopo"]["n"] == 6
     assert (tmp_path / "calibration.png").stat().st_size > 5_000

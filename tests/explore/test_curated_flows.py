@@ -27,7 +27,7 @@ def test_curated_facts_flow_through_their_own_step(falkordb_store, tmp_path):
     layer = CuratedLayer.open(falkordb_store, tmp_path / "overlay.jsonl")
     layer.merge("cara", [Fact("Disease", "Noonan syndrome", "Exhibit", "FacePhenotype", "Hypertelorism"),
                          Fact("Genotype", "PTPN11", "Cause", "Disease", "Costello syndrome"),
-                         Fact("Genotype", "PTPN11", "Affect", "FacePhenotype", "Ptosis")])
+                         Fact("Genotype", "PTPN11", "Affect", "FacePhenotype", "Ptosis")], pmid="12345678")
     gene = gene_flows(falkordb_store, 20, "PTPN11", ("curated",))
     assert links(gene) == {
         ("PTPN11", CURATED_STEP, "curated", 3),

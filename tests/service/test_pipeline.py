@@ -119,3 +119,21 @@ def test_answers_say_when_curated_facts_could_not_be_loaded(pipeline, tmp_path):
         [notice] = [n for n in result.notices if n.startswith("Curated facts are not in this answer")]
         assert "line 1" in notice and str(tmp_path) not in notice
     assert not any("Curated facts" in n for n in pipeline.ask("Which genes cause CHARGE syndrome?").notices)
+
+
+def test_a_curated_cause_reaches_the_next_diagnosis_and_its_undo_too(pipeline):
+    from curation.facts import Fact
+
+    case = DiagnosisCase(phenotypes=("Hypertelorism", "Ptosis"), gene="PTPN11")
+
+    def ranked() -> list[str]:
+        return [r.name for r in pipeline.diagnose(case).ranked[:10]]
+
+    assert "Aarskog-Scott syndrome" not in ranked()
+    batch = pipeline.curated.merge("cara", [Fact("Genotype", "PTPN11", "Cause", "Disease", "Aarskog-Scott syndrome")],
+                                   pmid="12345678")
+    try:  # no restart: the gene's candidates are read from the graph at each request
+        assert "Aarskog-Scott syndrome" in ranked()
+    finally:
+        pipeline.curated.undo(batch.batch, "ada")
+    assert "Aarskog-Scott syndrome" not in ranked()
