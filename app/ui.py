@@ -6,7 +6,10 @@ a History tab (app/history_tab.py), an Admin tab (app/account_tab.py), an About 
 pipeline and the access policy bound (app/gradio_bind.py), so the named API endpoints `/diagnose`
 and `/ask` take exactly the form's fields. Each first checks, on the server, that the request may
 (app/access.py). Errors the user must fix come back as `gr.Error` with the validation message; a
-failing graph store or LLM as a short message too, never a stack trace.
+failing graph store or LLM as a short message too, never a stack trace. Answers wait in lanes
+(app/lanes.py: grounded and LLM answers apart, "Busy" past the LLM lane's places); a grounded answer
+is sent once, whole, and its evidence picture is drawn once per distinct evidence
+(app/evidence_cache.py): docs/scaling.md.
 """
 
 from __future__ import annotations
