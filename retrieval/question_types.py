@@ -15,13 +15,12 @@ from dataclasses import dataclass, field
 from graphstore.store import GraphStore
 from retrieval.cypher.templates import run_link_check, run_template
 from retrieval.intent import INTENTS, asked_for
+from retrieval.relations import asks_both, asks_count
 from retrieval.result import CypherRun, Link, Triple
 
 YES_NO_STARTS = {"is", "are", "does", "do", "did", "can", "could", "was", "were", "has", "have", "will", "would",
                  "should", "may", "might"}
-BOTH_CUES = ("both", "in common", "shared", "share", "common to", "all of", "together")
 COMPARE_CUES = ("compare", "comparison", "differ", "difference", "distinguish", " vs", "versus")
-COUNT_CUES = ("how many", "number of")
 # A yes/no question that does not start with its verb: "RDH5 and fundus albipunctatus: any link?"
 YES_NO_CUES = ("any link", "any association", "any connection", "is that", "is it ", "is this", "known feature",
                "linked?", "associated?", "true that", "right that")
@@ -62,16 +61,16 @@ def answer_structured(question: str, links: list[Link], store: GraphStore) -> An
         if len(group) < 2:
             continue
         if label == "Disease" and (any(cue in lowered for cue in COMPARE_CUES)
-                                   or (any(cue in lowered for cue in BOTH_CUES) and "FacePhenotype" in asked)):
+                                   or (asks_both(question) and "FacePhenotype" in asked)):
             return _compare(store, group[:2])
-        if any(cue in lowered for cue in BOTH_CUES):
+        if asks_both(question):
             wanted = next((thing for thing in asked if (thing, label) in INTENTS), None)
             wanted = wanted or ("Disease" if label != "Disease" else "FacePhenotype")
             return _intersection(store, label, wanted, group)
     if len(by_label) == 1:
         label, group = next(iter(by_label.items()))
         intents = [(thing, INTENTS[(thing, label)]) for thing in dict.fromkeys(asked) if (thing, label) in INTENTS]
-        if intents and any(cue in lowered for cue in COUNT_CUES):
+        if intents and asks_count(question):
             return _count(store, label, intents[0], group)
         if len(intents) >= 2:
             return _compound(store, intents, group)

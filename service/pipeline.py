@@ -272,7 +272,10 @@ class Pipeline:
         groups = [note for link in retrieved.links if link.type == "DISEASE"
                   if (note := self.ranker.groups.note(self.store, link.node_id))]
         if groups:  # a group's answer says it is one, and which diseases it holds
-            retrieved.lead = " ".join([*([retrieved.lead] if retrieved.lead else []), *dict.fromkeys(groups)])
+            if retrieved.lead and retrieved.lead.endswith(":"):  # a list's first line stays above its list
+                retrieved.lead = "\n".join([" ".join(dict.fromkeys(groups)), retrieved.lead])
+            else:
+                retrieved.lead = " ".join([*([retrieved.lead] if retrieved.lead else []), *dict.fromkeys(groups)])
         if "total" in retrieved.timings_ms:
             retrieved.timings_ms[f"{mode}_retrieval"] = retrieved.timings_ms.pop("total")
         _take(result, retrieved)

@@ -46,11 +46,17 @@ TEMPLATES = {t.intent: t for t in [
              "MATCH (g:Genotype)<-[:Have]-(v:Variation)-[r:Cause]->(d:Disease) WHERE g.nid IN $ids "
              + _triple_return("v", "r", "d"), "diseases caused by a gene's published variants"),
     Template("diseases_with_phenotypes", "FacePhenotype",
+             # most matched first, then most specific: how often the disease shows them over log2(2 + the
+             # number of its findings) (a disease with 20 findings says more by each than one with 300)
              "MATCH (d:Disease)-[r:Exhibit]->(p:FacePhenotype) WHERE p.nid IN $ids "
-             "WITH d, count(DISTINCT p) AS matched WHERE matched >= $min_matched "
+             "WITH d, count(DISTINCT p) AS matched, sum(coalesce(r.frequency, 0.5)) AS often "
+             "WHERE matched >= $min_matched MATCH (d)-[:Exhibit]->(q:FacePhenotype) "
+             "WITH d, matched, often, count(q) AS annotated "
+             "WITH d, matched, often / (log(2 + annotated) / log(2)) AS relevance "
+             f"ORDER BY matched DESC, relevance DESC, d.dname LIMIT {TEMPLATE_LIMIT} "
              "MATCH (d)-[r:Exhibit]->(p:FacePhenotype) WHERE p.nid IN $ids "
-             "WITH d, r, p, matched ORDER BY matched DESC, d.dname "
-             + _triple_return("d", "r", "p"), "diseases with given facial phenotypes"),
+             "WITH d, r, p, matched, relevance ORDER BY matched DESC, relevance DESC, d.dname "
+             + _triple_return("d", "r", "p"), "diseases with given facial phenotypes, most specific first"),
     Template("genes_of_disease", "Disease",
              "MATCH (g:Genotype)-[r:Cause]->(d:Disease) WHERE d.nid IN $ids "
              + _triple_return("g", "r", "d"), "genes of a disease"),
