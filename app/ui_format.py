@@ -5,9 +5,9 @@ Plain functions of the result, so the API endpoints and the tests see the same v
 
 from __future__ import annotations
 
-import html
 import io
 import json
+import re
 
 from PIL import Image
 
@@ -23,6 +23,7 @@ TRIPLE_HEADERS = ["head", "relation", "tail", "source", "PMID"]
 TRIPLE_TYPES = ["str", "str", "str", "str", "markdown"]
 TRIPLE_WIDTHS = ["30%", "12%", "30%", "13%", "15%"]
 MAX_TRIPLE_ROWS = 300
+_ENTITY = re.compile(r"&(?=#?\w+;)")  # an '&' that would start an entity
 _MARKDOWN_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]<>()#+-.!|~"})
 
 
@@ -64,8 +65,10 @@ def cypher_markdown(result: PipelineResult) -> str:
 
 
 def answer_markdown(answer: str) -> str:
-    """The answer as text: it can echo what the user typed, which must never become HTML."""
-    return html.escape(answer, quote=False)
+    """The answer as text: it can echo what the user typed, which must never become HTML. Only what
+    could open a tag or an entity is escaped ('<', '&'): a variant's '>' ('c.16295G>A') stays as written,
+    and the API returns it so too."""
+    return _ENTITY.sub("&amp;", answer).replace("<", "&lt;")
 
 
 def notices_markdown(result: PipelineResult) -> str:

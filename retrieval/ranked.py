@@ -20,9 +20,7 @@ def listed(intent: Intent, triples: list[Triple]) -> list[str]:
     asked = {link.node_id for link in intent.links}
     names = []
     for triple in triples:
-        if triple.relation == "has_synonym":
-            names.append(triple.tail)
-        elif triple.head_id in asked:
+        if triple.relation == "has_synonym" or triple.head_id in asked:
             names.append(triple.tail)
         elif triple.tail_id in asked:
             names.append(triple.head)

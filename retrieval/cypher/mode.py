@@ -23,10 +23,10 @@ from llm.prompts import cypher_messages
 from retrieval.cypher.checker import check_cypher
 from retrieval.cypher.templates import run_template
 from retrieval.intent import detect_intent, find_mentions, nothing_found
-from retrieval.ranked import list_lead
-from retrieval.relations import SUMMARY, recognise
 from retrieval.linking import EntityLinker
 from retrieval.question_types import answer_structured
+from retrieval.ranked import list_lead
+from retrieval.relations import SUMMARY, recognise
 from retrieval.result import CypherRun, Link, RetrievalResult, Triple
 from retrieval.retriever import Retriever
 from retrieval.summary import summarise

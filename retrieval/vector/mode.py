@@ -45,8 +45,8 @@ from retrieval.options import split_question
 from retrieval.question_types import answer_structured
 from retrieval.relations import SUMMARY, recognise
 from retrieval.result import Link, RetrievalResult, Triple
-from retrieval.summary import summarise
 from retrieval.retriever import Retriever
+from retrieval.summary import summarise
 from retrieval.vector.embedder import embed
 from retrieval.vector.index import VectorIndex
 
