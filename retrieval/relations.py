@@ -19,11 +19,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from retrieval.intent import INTENTS, Intent, asked_for
+from retrieval.intent import CUE_WORDS, INTENTS, Intent, asked_for
 from retrieval.result import Link
 from retrieval.vector.embedder import embed
 
 SUMMARY = "summary"
+# words that ask for findings when a "name" is made of them with cue words ("facial anomalies" is HPO's
+# Abnormality of the face, but asks for the findings of what else is named)
+ASKING_STARTS = ("dysmorph", "anomal", "abnormal", "malform", "trait", "characteristic", "finding", "sign")
 MIN_SIMILARITY = 0.45  # below it nothing is recognised by meaning (chosen on the dev split)
 # Asked-for things (retrieval.intent.CUES' keys) and a summary, by example, names replaced by "this".
 EXAMPLES: dict[str, tuple[str, ...]] = {
@@ -51,7 +54,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
 
 # Two or more names of one kind and one of these: what they have in common.
 BOTH = re.compile(r"\b(both|in common|shared?|common to|all of|together|as well as|and also|also have|"
-                  r"overlap\w*|at the same time|simultaneously|each of|jointly|plus|alongside|intersect\w*|"
+                  r"overlap\w*|combin\w*|at the same time|simultaneously|each of|jointly|plus|alongside|intersect\w*|"
                   r"combined with|along with|in addition to|and at once)\b")
 COUNT = re.compile(r"\b(how many|number of|count( of)?|how much|total of|tally|quantity of|amount of|"
                    r"many (diseases|genes|phenotypes|features|syndromes|conditions|disorders))\b")
@@ -74,8 +77,15 @@ def _example_vectors() -> tuple[list[str], np.ndarray]:
 def without_names(question: str, links: Sequence[Link]) -> str:
     """The question with its linked names replaced by "this" (a long name outweighs the asking words)."""
     for link in sorted((lk for lk in links if lk.node_id is not None), key=lambda lk: -len(lk.mention)):
+        if _asking_words(link.mention):  # "dysmorphic facial features" is what is asked, not a name
+            continue
         question = re.sub(re.escape(link.mention), "this", question, flags=re.IGNORECASE)
     return question
+
+
+def _asking_words(mention: str) -> bool:
+    words = re.findall(r"[a-z]+", mention.lower())
+    return bool(words) and all(word.rstrip("s") in CUE_WORDS or word.startswith(ASKING_STARTS) for word in words)
 
 
 def by_meaning(question: str, links: Sequence[Link]) -> list[tuple[str, float]]:
@@ -103,24 +113,44 @@ def _reads_as_summary(question: str) -> bool:
 def recognise(question: str, links: Sequence[Link]) -> tuple[Intent | None, str]:
     """The intent the question asks of its linked names, and how it was found: "cue" (its words),
     "meaning" (the nearest examples) or "default" (a name and no recognised relation: its summary).
-    A summary's intent is SUMMARY over the first linked name; (None, "") when nothing is linked."""
+    A summary's intent is SUMMARY over the first linked name; (None, "") when nothing is linked.
+
+    Cue words inside a name are not the question's ("syndrome" in "Crouzon syndrome"), and a name's
+    first reading is tried before its others ("Crouzon syndrome" is a disease before it is a synonym
+    of Craniofacial dysostosis)."""
     linked = [link for link in links if link.node_id is not None and link.label]
+    named = [link for link in linked if not _asking_words(link.mention)]
+    linked = named or linked
     if not linked:
         return None, ""
-    labels = list(dict.fromkeys(link.label for link in linked))
-    cued = [thing for thing in asked_for(question) if any((thing, label) in INTENTS for label in labels)]
-    if cued and not _reads_as_summary(question):
-        return _intent(cued[0], linked), "cue"
+    if _reads_as_summary(question):
+        return Intent(SUMMARY, linked[0].label, (linked[0],)), "cue"
+    cued = asked_for(without_names(question, linked))
+    for label in _labels_by_reading(linked):
+        thing = next((thing for thing in cued if (thing, label) in INTENTS), None)
+        if thing is not None:
+            return _intent(thing, label, linked), "cue"
+    labels = set(_labels_by_reading(linked))
     for thing, score in by_meaning(question, links):
         if score < MIN_SIMILARITY:
             break
         if thing == SUMMARY:
             return Intent(SUMMARY, linked[0].label, (linked[0],)), "meaning"
-        if any((thing, label) in INTENTS for label in labels):
-            return _intent(thing, linked), "meaning"
+        label = next((label for label in _labels_by_reading(linked) if (thing, label) in INTENTS), None)
+        if label in labels:
+            return _intent(thing, label, linked), "meaning"
     return Intent(SUMMARY, linked[0].label, (linked[0],)), "default"
 
 
-def _intent(thing: str, linked: list[Link]) -> Intent:
-    label = next(link.label for link in linked if (thing, link.label) in INTENTS)
+def _labels_by_reading(linked: list[Link]) -> list[str]:
+    """The labels of the names' first readings, then of their other readings (a mention seen again)."""
+    seen: set[str] = set()
+    first, other = [], []
+    for link in linked:
+        (other if link.mention in seen else first).append(link.label)
+        seen.add(link.mention)
+    return list(dict.fromkeys(first + other))
+
+
+def _intent(thing: str, label: str, linked: list[Link]) -> Intent:
     return Intent(INTENTS[(thing, label)], label, tuple(link for link in linked if link.label == label))
