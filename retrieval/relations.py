@@ -126,6 +126,8 @@ def recognise(question: str, links: Sequence[Link]) -> tuple[Intent | None, str]
     if _reads_as_summary(question):
         return Intent(SUMMARY, linked[0].label, (linked[0],)), "cue"
     cued = asked_for(without_names(question, linked))
+    if "synonym" in cued and any(link.label == "FacePhenotype" for link in linked):  # only phenotypes have them
+        return _intent("synonym", "FacePhenotype", linked), "cue"
     for label in _labels_by_reading(linked):
         thing = next((thing for thing in cued if (thing, label) in INTENTS), None)
         if thing is not None:
