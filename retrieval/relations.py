@@ -126,8 +126,10 @@ def recognise(question: str, links: Sequence[Link]) -> tuple[Intent | None, str]
     if _reads_as_summary(question):
         return Intent(SUMMARY, linked[0].label, (linked[0],)), "cue"
     cued = asked_for(without_names(question, linked))
-    if "synonym" in cued and any(link.label == "FacePhenotype" for link in linked):  # only phenotypes have them
-        return _intent("synonym", "FacePhenotype", linked), "cue"
+    if "synonym" in cued:  # only phenotypes have them: else the caller reads the name again (vector mode)
+        if any(link.label == "FacePhenotype" for link in linked):
+            return _intent("synonym", "FacePhenotype", linked), "cue"
+        return Intent(SUMMARY, linked[0].label, (linked[0],)), "default"
     for label in _labels_by_reading(linked):
         thing = next((thing for thing in cued if (thing, label) in INTENTS), None)
         if thing is not None:
