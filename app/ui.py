@@ -18,6 +18,8 @@ import gradio as gr
 
 from app import about, account_tab, curate_tab, explore_tab, history_tab, ui_examples
 from app.access import Access, allow
+from app.ask_list import full_list as ask_list_csv
+from app.form_fields import FindingsBox, SexBox, parse_form_sex, sex_choices, split_findings
 from app.gradio_bind import bind
 from app.ui_examples import FORM_LETTERS
 from app.ui_format import (
@@ -39,7 +41,6 @@ from diagnosis.ranker import DiagnosisCase
 from fpkg.config import access_settings
 from fpkg.errors import InputError, LLMError, NotReady, StoreError
 from retrieval.retriever import MODES
-from service.case_parser import SEXES
 from service.pipeline import Pipeline, PipelineResult
 from service.validation import parse_age
 
@@ -50,7 +51,7 @@ MODE_LABELS = {"cypher": "Cypher (graph queries)", "vector": "Vector (embeddings
                "none": "None (LLM alone, the paper's baseline)"}
 MODE_CHOICES = [(MODE_LABELS.get(mode, mode), mode) for mode in MODES]
 def diagnose(pipeline: Pipeline, age: str | float | None, sex: str | None, ethnicity: str, gene: str, variant: str,
-             phenotypes: list[str] | None, selective: bool, option_a: str, option_b: str, option_c: str,
+             phenotypes: list[str] | str | None, selective: bool, option_a: str, option_b: str, option_c: str,
              option_d: str, mode: str, backend: str, temperature: float, request: gr.Request = None,
              access: Access | None = None) -> Iterator[tuple]:
     """Diagnose a case. Yields (answer, notices, ranked, triples, cypher, evidence picture, timings,
@@ -66,8 +67,13 @@ def diagnose(pipeline: Pipeline, age: str | float | None, sex: str | None, ethni
     if selective:
         given = zip(FORM_LETTERS, (option_a, option_b, option_c, option_d), strict=True)
         options = {letter: text for letter, text in given if text and text.strip()}
-    case = DiagnosisCase(phenotypes=tuple(phenotypes or ()), gene=gene, variant=variant, age_years=age_years,
-                         sex=sex or None, ethnicity=ethnicity, options=options)
+    try:
+        sex = parse_form_sex(sex)
+    except InputError as e:
+        raise gr.Error(str(e), title="Please fix the input", print_exception=False) from e
+    findings = split_findings(phenotypes, pipeline.linker.vocabulary("FacePhenotype"))
+    case = DiagnosisCase(phenotypes=tuple(findings), gene=gene, variant=variant, age_years=age_years,
+                         sex=sex, ethnicity=ethnicity, options=options)
     outputs = None
     for outputs in _run(backend, lambda: pipeline.diagnose_stream(
             case, mode=mode, backend=backend, temperature=float(temperature or 0.0)), with_ranked=True):
@@ -182,16 +188,18 @@ def build_demo(pipeline: Pipeline, access: Access | None = None) -> gr.Blocks:
                     with gr.Row():
                         age = gr.Textbox(label="Age (years)", placeholder="e.g. 5 or 18 months",
                                          elem_id="diag-age")
-                        sex = gr.Dropdown(list(SEXES), value=None, label="Sex", elem_id="diag-sex")
+                        sex = SexBox(sex_choices(), value=None, label="Sex", allow_custom_value=True,
+                                     elem_id="diag-sex")
                         ethnicity = gr.Textbox(label="Ethnicity", elem_id="diag-ethnicity")
                     with gr.Row():
                         gene = gr.Textbox(label="Gene", placeholder="e.g. CHD7", elem_id="diag-gene")
                         variant = gr.Textbox(label="Variant (HGVS)", placeholder="e.g. c.2443-2A>G",
                                              elem_id="diag-variant")
-                    phenotypes = gr.Dropdown(ui_examples.phenotype_choices(pipeline.linker), value=[],
+                    phenotypes = FindingsBox(ui_examples.phenotype_choices(pipeline.linker), value=[],
                                              multiselect=True, allow_custom_value=True,
                                              label="Facial phenotypes",
-                                             info="type to search names and synonyms; free text is allowed",
+                                             info="type to search names and synonyms; free text is allowed, "
+                                                  "several findings separated by commas or semicolons",
                                              elem_id="diag-phenotypes")
                     selective = gr.Checkbox(label="Selective question (four answer options)", value=False,
                                             elem_id="diag-selective")
@@ -217,6 +225,8 @@ def build_demo(pipeline: Pipeline, access: Access | None = None) -> gr.Blocks:
                     gr.Examples([[q] for q in ui_examples.QUESTIONS], inputs=[question], label="Questions")
                 with gr.Column(scale=3):
                     ask_outputs = _evidence_panel("ask", with_ranked=False)
+                    ask_list = gr.File(label="The full list, ranked (CSV)", interactive=False,
+                                       elem_id="ask-list")
             with gr.Tab("Explore", id="explore", elem_id="tab-explore"):
                 explore_tab.build_tab(pipeline, access)
             with gr.Tab("Curate", id="curate", elem_id="tab-curate"):
@@ -237,6 +247,9 @@ def build_demo(pipeline: Pipeline, access: Access | None = None) -> gr.Blocks:
                                     concurrency_id="pipeline")
             answered.success(history_tab.remembering(access, kind), [*inputs[kind], outputs[0], stored],
                              [stored, *history_view], **private)
+            if kind == "ask":  # the whole ranked list as a file, after the answer
+                answered.success(bind(ask_list_csv, pipeline, access=access), [question, ask_mode], ask_list,
+                                 api_visibility="private", concurrency_id="pipeline")
         demo.load(bind(account_tab.account_line, access), None, account, **private)
         demo.load(bind(history_tab.show, access), [stored], history_view, **private)
         demo.load(bind(curate_tab.batch_view, pipeline, access), None, list(curate_view), **private)

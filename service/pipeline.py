@@ -144,6 +144,7 @@ class Pipeline:
         ner = choose_model(settings)
         progress(f"loading the NER model: {ner.model or 'none, rules only'} ({ner.reason})")
         recognizer = EntityRecognizer.load(ner.model, gene_vocabulary=linker.names("Genotype"), revision=ner.revision)
+        progress(ner_in_use(recognizer, ner.reason))
         pipeline = cls(settings, store, linker, ontology, recognizer, report, profiles, findings, reads, curated)
         reads.save()
         progress(f"ready in {time.perf_counter() - started:.1f} s")
@@ -342,6 +343,14 @@ class Pipeline:
 
     def close(self) -> None:
         self.store.close()
+
+
+def ner_in_use(recognizer, reason: str) -> str:
+    """The start-up line that says which recogniser answers, and why (a model that failed to load
+    leaves the dictionary and rules: its notice says why)."""
+    if recognizer.notice is None and recognizer.model_name:
+        return f"NER in use: the model {recognizer.model_name} ({reason}), with the HPO dictionary and rules"
+    return f"NER in use: the HPO dictionary and rules only ({recognizer.notice or reason})"
 
 
 def describe_case(case: DiagnosisCase) -> str:
