@@ -143,9 +143,12 @@ def _intersection(store: GraphStore, label: str, wanted: str, group: list[Link])
     if not shared:
         return Answered("intersection", f"Not recorded: the graph links no {SINGULARS[wanted]} to {named}.",
                         [], runs, intent)
-    listed = _listing(sorted(names[n] for n in shared))
-    lead = f"{len(shared)} {PLURALS[wanted] if len(shared) > 1 else SINGULARS[wanted]} linked to {named}: {listed}."
-    triples = [t for found in reached for node in sorted(shared) for t in found[node]]
+    ordered = [node for node in names if node in shared]  # as the graph ranked them (most specific first)
+    listed = _listing([names[n] for n in ordered])
+    order = " (most specific first)" if intent == "diseases_with_phenotypes" else ""
+    lead = (f"{len(shared)} {PLURALS[wanted] if len(shared) > 1 else SINGULARS[wanted]} linked to {named}{order}: "
+            f"{listed}.")
+    triples = [t for node in ordered for found in reached for t in found[node]]
     return Answered("intersection", lead, triples, runs, intent)
 
 
@@ -204,4 +207,4 @@ def _listing(names: list[str]) -> str:
     if not names:
         return "none"
     more = len(names) - LISTED
-    return ", ".join(names[:LISTED]) + (f" and {more} more" if more > 0 else "")
+    return ", ".join(names[:LISTED]) + (f" and {more} more (all in the facts below)" if more > 0 else "")
