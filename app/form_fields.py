@@ -1,8 +1,8 @@
 """Form fields that take what clinicians type, through the page and through the API alike.
 
-- `FindingsBox`: the findings dropdown (type to search ~8,800 names and synonyms, free text allowed),
+- `findings_box`: the findings dropdown (type to search ~8,800 names and synonyms, free text allowed),
   described to the API as a free list of strings: listing every choice made `view_api()` print 258 kB.
-- `SexBox`: female, male or unknown; the API may send "", None or "unknown" (none given).
+- `sex_box`: female, male or unknown; the API may send "", None or "unknown" (none given).
 - `split_findings`: one entry per finding, whether they were picked one by one or typed as
   "coloboma, low-set ears; facial asymmetry" (a name that itself holds a comma is kept whole).
 """
@@ -23,31 +23,27 @@ UNKNOWN_SEX = ("", "unknown", "not known", "none", "n/a", "na", "-", "?")
 _SEPARATORS = re.compile(r"[,;\n\r]+")
 
 
-class FindingsBox(gr.Dropdown):
-    """A multiselect dropdown whose API type is a list of strings, not an enum of its choices."""
-
-    def api_info(self) -> dict[str, Any]:
-        return {"type": "array", "items": {"type": "string"},
-                "description": "findings, e.g. ['Hypertelorism', 'low-set ears'] (free text; commas split)"}
-
-    def example_payload(self) -> Any:
-        return ["Hypertelorism"]
-
-    def example_value(self) -> Any:
-        return ["Hypertelorism"]
+def findings_box(choices: list[str], **kwargs: Any) -> gr.Dropdown:
+    """A multiselect dropdown over `choices` whose API type is a free list of strings, not an enum of
+    them. (Its description is set on the instance: a subclass of a Gradio component makes Gradio write a
+    .pyi file beside this module at import.)"""
+    box = gr.Dropdown(choices, multiselect=True, allow_custom_value=True, **kwargs)
+    return _described(box, {"type": "array", "items": {"type": "string"},
+                            "description": "findings, e.g. ['Hypertelorism', 'low-set ears'] (free text; "
+                                           "commas split)"}, ["Hypertelorism"])
 
 
-class SexBox(gr.Dropdown):
+def sex_box(**kwargs: Any) -> gr.Dropdown:
     """female, male or unknown; any string reaches the handler, which checks it (`parse_form_sex`)."""
+    box = gr.Dropdown(sex_choices(), allow_custom_value=True, **kwargs)
+    return _described(box, {"type": "string", "description": f"{', '.join(SEXES)} or unknown (also '' or null)"},
+                      "female")
 
-    def api_info(self) -> dict[str, Any]:
-        return {"type": "string", "description": f"{', '.join(SEXES)} or unknown (also '' or null)"}
 
-    def example_payload(self) -> Any:
-        return "female"
-
-    def example_value(self) -> Any:
-        return "female"
+def _described(box: gr.Dropdown, info: dict[str, Any], example: Any) -> gr.Dropdown:
+    box.api_info = lambda: info
+    box.example_payload = box.example_value = lambda: example
+    return box
 
 
 def sex_choices() -> list[str]:

@@ -19,7 +19,7 @@ import gradio as gr
 from app import about, account_tab, curate_tab, explore_tab, history_tab, ui_examples
 from app.access import Access, allow
 from app.ask_list import full_list as ask_list_csv
-from app.form_fields import FindingsBox, SexBox, parse_form_sex, sex_choices, split_findings
+from app.form_fields import findings_box, parse_form_sex, sex_box, split_findings
 from app.gradio_bind import bind
 from app.ui_examples import FORM_LETTERS
 from app.ui_format import (
@@ -135,10 +135,10 @@ def _evidence_panel(prefix: str, with_ranked: bool) -> list[gr.components.Compon
     confidence = [gr.Markdown("", label="Confidence", elem_id=f"{prefix}-confidence")] if with_ranked else []
     notices = gr.Markdown("", label="Notices", elem_id=f"{prefix}-notices")
     components = [answer, notices]
-    if with_ranked:
+    if with_ranked:  # rendered below the form and the answer, across the page (build_demo)
         components.append(gr.Dataframe(headers=RANKED_HEADERS, label="Ranked differential (score and its parts)",
-                                       interactive=False, wrap=True, column_widths=RANKED_WIDTHS,
-                                       elem_id=f"{prefix}-ranked", max_height=360))
+                                       interactive=False, wrap=False, column_widths=RANKED_WIDTHS,
+                                       elem_id=f"{prefix}-ranked", max_height=420, render=False))
     triples = gr.Dataframe(headers=TRIPLE_HEADERS, datatype=TRIPLE_TYPES, label="Retrieved triples",
                            interactive=False, wrap=True, column_widths=TRIPLE_WIDTHS,
                            elem_id=f"{prefix}-triples", max_height=360)
@@ -183,38 +183,38 @@ def build_demo(pipeline: Pipeline, access: Access | None = None) -> gr.Blocks:
                     gr.LoginButton()
         stored = history_tab.browser_store(access)
         with gr.Tabs() as tabs:
-            with gr.Tab("Diagnosis", id="diagnose", elem_id="tab-diagnosis"), gr.Row():
-                with gr.Column(scale=2):
-                    with gr.Row():
-                        age = gr.Textbox(label="Age (years)", placeholder="e.g. 5 or 18 months",
-                                         elem_id="diag-age")
-                        sex = SexBox(sex_choices(), value=None, label="Sex", allow_custom_value=True,
-                                     elem_id="diag-sex")
-                        ethnicity = gr.Textbox(label="Ethnicity", elem_id="diag-ethnicity")
-                    with gr.Row():
-                        gene = gr.Textbox(label="Gene", placeholder="e.g. CHD7", elem_id="diag-gene")
-                        variant = gr.Textbox(label="Variant (HGVS)", placeholder="e.g. c.2443-2A>G",
-                                             elem_id="diag-variant")
-                    phenotypes = FindingsBox(ui_examples.phenotype_choices(pipeline.linker), value=[],
-                                             multiselect=True, allow_custom_value=True,
-                                             label="Facial phenotypes",
-                                             info="type to search names and synonyms; free text is allowed, "
-                                                  "several findings separated by commas or semicolons",
-                                             elem_id="diag-phenotypes")
-                    selective = gr.Checkbox(label="Selective question (four answer options)", value=False,
-                                            elem_id="diag-selective")
-                    with gr.Group(visible=False) as options_group, gr.Row():
-                        option_fields = [gr.Textbox(label=f"Option {letter}", elem_id=f"diag-option-{letter}")
-                                         for letter in FORM_LETTERS]
-                    mode, backend, temperature = _settings_row("diag", backends, default_backend)
-                    submit = gr.Button("Diagnose", variant="primary", elem_id="diag-submit")
-                    form = [age, sex, ethnicity, gene, variant, phenotypes, selective, *option_fields]
-                    examples = ui_examples.publication_examples(pipeline)
-                    if examples:
-                        gr.Examples(examples, inputs=form, label="Cases from the Publication set",
-                                    example_labels=[ui_examples.example_label(row) for row in examples])
-                with gr.Column(scale=3):
-                    diagnosis_outputs = _evidence_panel("diag", with_ranked=True)
+            with gr.Tab("Diagnosis", id="diagnose", elem_id="tab-diagnosis"):
+                with gr.Row():  # then the ranked table, across the page
+                    with gr.Column(scale=2):
+                        with gr.Row():
+                            age = gr.Textbox(label="Age (years)", placeholder="e.g. 5 or 18 months",
+                                             elem_id="diag-age")
+                            sex = sex_box(value=None, label="Sex", elem_id="diag-sex")
+                            ethnicity = gr.Textbox(label="Ethnicity", elem_id="diag-ethnicity")
+                        with gr.Row():
+                            gene = gr.Textbox(label="Gene", placeholder="e.g. CHD7", elem_id="diag-gene")
+                            variant = gr.Textbox(label="Variant (HGVS)", placeholder="e.g. c.2443-2A>G",
+                                                 elem_id="diag-variant")
+                        phenotypes = findings_box(ui_examples.phenotype_choices(pipeline.linker), value=[],
+                                                  label="Facial phenotypes",
+                                                  info="type to search names and synonyms; free text is allowed, "
+                                                       "several findings separated by commas or semicolons",
+                                                  elem_id="diag-phenotypes")
+                        selective = gr.Checkbox(label="Selective question (four answer options)", value=False,
+                                                elem_id="diag-selective")
+                        with gr.Group(visible=False) as options_group, gr.Row():
+                            option_fields = [gr.Textbox(label=f"Option {letter}", elem_id=f"diag-option-{letter}")
+                                             for letter in FORM_LETTERS]
+                        mode, backend, temperature = _settings_row("diag", backends, default_backend)
+                        submit = gr.Button("Diagnose", variant="primary", elem_id="diag-submit")
+                        form = [age, sex, ethnicity, gene, variant, phenotypes, selective, *option_fields]
+                        examples = ui_examples.publication_examples(pipeline)
+                        if examples:
+                            gr.Examples(examples, inputs=form, label="Cases from the Publication set",
+                                        example_labels=[ui_examples.example_label(row) for row in examples])
+                    with gr.Column(scale=3):
+                        diagnosis_outputs = _evidence_panel("diag", with_ranked=True)
+                diagnosis_outputs[2].render()
             with gr.Tab("Ask", id="ask", elem_id="tab-ask"), gr.Row():
                 with gr.Column(scale=2):
                     question = gr.Textbox(label="Question", lines=3, elem_id="ask-question",

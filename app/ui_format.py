@@ -18,7 +18,17 @@ from service.pipeline import PipelineResult
 
 PUBMED = "https://pubmed.ncbi.nlm.nih.gov/{}/"
 RANKED_HEADERS = ["#", "disease", "score", *WEIGHTS, "option", "id", "evidence"]
-RANKED_WIDTHS = ["48px", "220px", "64px", *(["72px"] * len(WEIGHTS)), "60px", "110px", "420px"]
+# Whole headers at 1,400 px: the table spans the page under the form and its answer (app/ui.py), each
+# column as wide as its header or its values, the evidence column the rest (tests/app/test_browser_ask.py).
+PART_WIDTHS = {"gene": "58px", "variant": "68px", "phenotype": "88px", "cases": "60px", "specific": "74px",
+               "contradicted": "104px"}
+RANKED_WIDTHS = ["44px", "240px", "64px", *(PART_WIDTHS.get(k, "80px") for k in WEIGHTS), "66px", "150px", "340px"]
+# One line per row (the evidence in full is in the answer above), headers never broken mid-word.
+APP_CSS = """
+#diag-ranked th, #diag-ranked th * { white-space: nowrap !important; word-break: keep-all !important;
+  overflow-wrap: normal !important; }
+#diag-ranked td { padding-top: 2px !important; padding-bottom: 2px !important; }
+"""
 TRIPLE_HEADERS = ["head", "relation", "tail", "source", "PMID"]
 TRIPLE_TYPES = ["str", "str", "str", "str", "markdown"]
 TRIPLE_WIDTHS = ["30%", "12%", "30%", "13%", "15%"]

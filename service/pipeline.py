@@ -144,7 +144,7 @@ class Pipeline:
         ner = choose_model(settings)
         progress(f"loading the NER model: {ner.model or 'none, rules only'} ({ner.reason})")
         recognizer = EntityRecognizer.load(ner.model, gene_vocabulary=linker.names("Genotype"), revision=ner.revision)
-        progress(ner_in_use(recognizer, ner.reason))
+        progress(recogniser_line(recognizer, ner.reason))
         pipeline = cls(settings, store, linker, ontology, recognizer, report, profiles, findings, reads, curated)
         reads.save()
         progress(f"ready in {time.perf_counter() - started:.1f} s")
@@ -345,7 +345,7 @@ class Pipeline:
         self.store.close()
 
 
-def ner_in_use(recognizer, reason: str) -> str:
+def recogniser_line(recognizer, reason: str) -> str:
     """The start-up line that says which recogniser answers, and why (a model that failed to load
     leaves the dictionary and rules: its notice says why)."""
     if recognizer.notice is None and recognizer.model_name:
