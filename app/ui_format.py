@@ -20,14 +20,18 @@ PUBMED = "https://pubmed.ncbi.nlm.nih.gov/{}/"
 RANKED_HEADERS = ["#", "disease", "score", *WEIGHTS, "option", "id", "evidence"]
 # Whole headers at 1,400 px: the table spans the page under the form and its answer (app/ui.py), each
 # column as wide as its header or its values, the evidence column the rest (tests/app/test_browser_ask.py).
-PART_WIDTHS = {"gene": "58px", "variant": "68px", "phenotype": "88px", "cases": "60px", "specific": "74px",
-               "contradicted": "104px"}
-RANKED_WIDTHS = ["44px", "240px", "64px", *(PART_WIDTHS.get(k, "80px") for k in WEIGHTS), "66px", "150px", "340px"]
-# One line per row (the evidence in full is in the answer above), headers never broken mid-word.
+PART_WIDTHS = {"gene": "60px", "variant": "78px", "phenotype": "104px", "cases": "68px", "specific": "84px",
+               "contradicted": "124px"}
+RANKED_WIDTHS = ["40px", "190px", "68px", *(PART_WIDTHS.get(k, "90px") for k in WEIGHTS), "74px", "116px", "204px"]
+# One line per row (the evidence in full is in the answer above), headers never broken or cut, in the
+# page's sans-serif at a compact size (the monospace default needs ~100 px more than a 1,400 px page has).
 APP_CSS = """
+#diag-ranked th, #diag-ranked th *, #diag-ranked td, #diag-ranked td * { font-family: var(--font) !important;
+  font-size: 12px !important; }
 #diag-ranked th, #diag-ranked th * { white-space: nowrap !important; word-break: keep-all !important;
-  overflow-wrap: normal !important; }
-#diag-ranked td { padding-top: 2px !important; padding-bottom: 2px !important; }
+  overflow-wrap: normal !important; text-overflow: clip !important; }
+#diag-ranked th { padding-left: 6px !important; padding-right: 6px !important; }
+#diag-ranked td { padding: 2px 6px !important; }
 """
 TRIPLE_HEADERS = ["head", "relation", "tail", "source", "PMID"]
 TRIPLE_TYPES = ["str", "str", "str", "str", "markdown"]
