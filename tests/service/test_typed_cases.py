@@ -51,3 +51,19 @@ def test_the_same_findings_split_link_and_rank(pipeline):
     result = pipeline.diagnose(DiagnosisCase(phenotypes=tuple(findings), gene="CHD7"))
     assert not any("findings given" in n for n in result.notices)
     assert result.ranked[0].name == "CHARGE syndrome"
+
+
+def test_the_start_up_line_says_which_recogniser_answers_and_why(pipeline):
+    from types import SimpleNamespace
+
+    from service.pipeline import recogniser_line
+
+    assert recogniser_line(pipeline.recognizer, "NER_MODEL=rules") == \
+        "NER in use: the HPO dictionary and rules only (no NER model configured (NER_MODEL); using rules only)"
+    offline = SimpleNamespace(model_name="hfchloe/FP_NER", notice="NER model hfchloe/FP_NER could not be loaded "
+                                                                  "(no such folder, and from the Hub: offline)")
+    assert recogniser_line(offline, "the published weights").startswith(
+        "NER in use: the HPO dictionary and rules only (NER model hfchloe/FP_NER could not be loaded")
+    loaded = SimpleNamespace(model_name="hfchloe/FP_NER", notice=None)
+    assert recogniser_line(loaded, "the published weights") == \
+        "NER in use: the model hfchloe/FP_NER (the published weights), with the HPO dictionary and rules"
