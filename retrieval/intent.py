@@ -117,7 +117,6 @@ def _typo_mentions(question: str, words: list[tuple[str, int, int]], taken: list
                and not all(word in ordinary for word in piece.split())
                for (token, _, _), piece, is_word in zip(words, pieces, wordlike, strict=True)]
     found: list[Link] = []
-    disease_meant = bool(DISEASE_WORDS.search(question))
     for size in range(min(TYPO_MAX_TOKENS, len(words)), 0, -1):
         for i in range(len(words) - size + 1):
             if not wordlike[i] or not wordlike[i + size - 1] or words[i][0].lower() in ENGLISH_STOP_WORDS \
@@ -126,7 +125,8 @@ def _typo_mentions(question: str, words: list[tuple[str, int, int]], taken: list
             run = words[i:i + size]
             text = question[run[0][1]:run[-1][2]]
             matches = [m for label in TYPO_LABELS if (m := linker.typo_match(text, LABEL_TO_TYPE[label]))]
-            if matches:  # a disease before a phenotype's synonym when the question says so, or on a tie
+            if matches:  # a disease before a phenotype's synonym when the name says so ("syndrom"), or on a tie
+                disease_meant = bool(DISEASE_WORDS.search(text))
                 found.append(max(matches, key=lambda link: (link.label == schema.DISEASE and disease_meant,
                                                              link.score, link.label == schema.DISEASE)))
                 taken[i:i + size] = [True] * size

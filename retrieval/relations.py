@@ -130,30 +130,32 @@ def recognise(question: str, links: Sequence[Link]) -> tuple[Intent | None, str]
         if any(link.label == "FacePhenotype" for link in linked):
             return _intent("synonym", "FacePhenotype", linked), "cue"
         return Intent(SUMMARY, linked[0].label, (linked[0],)), "default"
-    for label in _labels_by_reading(linked):
-        thing = next((thing for thing in cued if (thing, label) in INTENTS), None)
-        if thing is not None:
-            return _intent(thing, label, linked), "cue"
-    labels = set(_labels_by_reading(linked))
+    first, every = _labels_by_reading(linked)
+    for labels in (first, every):  # the names' first readings, then any reading
+        for thing in cued:  # in the order the question names them
+            label = next((label for label in labels if (thing, label) in INTENTS), None)
+            if label is not None:
+                return _intent(thing, label, linked), "cue"
     for thing, score in by_meaning(question, links):
         if score < MIN_SIMILARITY:
             break
         if thing == SUMMARY:
             return Intent(SUMMARY, linked[0].label, (linked[0],)), "meaning"
-        label = next((label for label in _labels_by_reading(linked) if (thing, label) in INTENTS), None)
-        if label in labels:
+        label = next((label for label in every if (thing, label) in INTENTS), None)
+        if label is not None:
             return _intent(thing, label, linked), "meaning"
     return Intent(SUMMARY, linked[0].label, (linked[0],)), "default"
 
 
-def _labels_by_reading(linked: list[Link]) -> list[str]:
-    """The labels of the names' first readings, then of their other readings (a mention seen again)."""
+def _labels_by_reading(linked: list[Link]) -> tuple[list[str], list[str]]:
+    """The labels of the names' first readings, and of all their readings, first readings first (a
+    mention seen again is another reading of the same words)."""
     seen: set[str] = set()
     first, other = [], []
     for link in linked:
         (other if link.mention in seen else first).append(link.label)
         seen.add(link.mention)
-    return list(dict.fromkeys(first + other))
+    return list(dict.fromkeys(first)), list(dict.fromkeys(first + other))
 
 
 def _intent(thing: str, label: str, linked: list[Link]) -> Intent:
