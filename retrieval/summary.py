@@ -129,7 +129,7 @@ def _disease(reader: _Reader, node: int) -> Summary:
     closest = reader.rows("disease_closest", id=node, closest=CLOSEST)
     lines = [f"{name} ({', '.join(ids) if ids else 'no ids recorded'}) is a disease in the graph."]
     members = [g["head"] for g in groups if g["tail_id"] == node]
-    parents = [g["tail"] for g in groups if g["head_id"] == node]
+    parents = [g["tail"] for g in groups if g["head_id"] == node and clean(g["tail"]).casefold() != name.casefold()]
     if parents:
         lines.append(f"Member of the group {', '.join(clean(p) for p in parents)}.")
     if members:

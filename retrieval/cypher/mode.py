@@ -21,7 +21,7 @@ from llm.base import GenerationRequest, Generator
 from llm.parse import extract_cypher
 from llm.prompts import cypher_messages
 from retrieval.cypher.checker import check_cypher
-from retrieval.cypher.templates import run_template
+from retrieval.cypher.templates import TEMPLATE_LIMIT, run_template
 from retrieval.intent import detect_intent, find_mentions, nothing_found
 from retrieval.linking import EntityLinker
 from retrieval.question_types import answer_structured
@@ -107,7 +107,7 @@ class CypherRetriever(Retriever):
                 result.intent = intent.name
                 triples, runs = run_template(self.store, intent.name, [lk.node_id for lk in intent.links])
                 result.triples, result.cypher = triples, result.cypher + runs
-                result.lead = list_lead(intent, triples)
+                result.lead = list_lead(intent, triples, capped=any(run.rows >= TEMPLATE_LIMIT for run in runs))
         result.timings_ms["cypher_retrieval"] = round((time.perf_counter() - started) * 1000, 2)
         return result
 
