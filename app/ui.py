@@ -21,7 +21,9 @@ import gradio as gr
 
 from app import about, account_tab, curate_tab, explore_tab, history_tab, ui_examples
 from app.access import Access, allow
+from app.ask_list import full_list as ask_list_csv
 from app.evidence_cache import PictureCache
+from app.form_fields import findings_box, parse_form_sex, sex_box, split_findings
 from app.gradio_bind import bind
 from app.lanes import WORKERS, Lane, Lanes, ordinal
 from app.ui_examples import FORM_LETTERS
@@ -44,7 +46,6 @@ from diagnosis.ranker import DiagnosisCase
 from fpkg.config import access_settings
 from fpkg.errors import Busy, InputError, LLMError, NotReady, StoreError
 from retrieval.retriever import MODES
-from service.case_parser import SEXES
 from service.pipeline import Pipeline, PipelineResult
 from service.validation import parse_age
 
@@ -62,7 +63,7 @@ MODE_LABELS = {"cypher": "Cypher (graph queries)", "vector": "Vector (embeddings
                "none": "None (LLM alone, the paper's baseline)"}
 MODE_CHOICES = [(MODE_LABELS.get(mode, mode), mode) for mode in MODES]
 def diagnose(pipeline: Pipeline, age: str | float | None, sex: str | None, ethnicity: str, gene: str, variant: str,
-             phenotypes: list[str] | None, selective: bool, option_a: str, option_b: str, option_c: str,
+             phenotypes: list[str] | str | None, selective: bool, option_a: str, option_b: str, option_c: str,
              option_d: str, mode: str, backend: str, temperature: float, request: gr.Request = None,
              access: Access | None = None, lanes: Lanes | None = None,
              pictures: PictureCache | None = None) -> Iterator[tuple]:
@@ -79,8 +80,13 @@ def diagnose(pipeline: Pipeline, age: str | float | None, sex: str | None, ethni
     if selective:
         given = zip(FORM_LETTERS, (option_a, option_b, option_c, option_d), strict=True)
         options = {letter: text for letter, text in given if text and text.strip()}
-    case = DiagnosisCase(phenotypes=tuple(phenotypes or ()), gene=gene, variant=variant, age_years=age_years,
-                         sex=sex or None, ethnicity=ethnicity, options=options)
+    try:
+        sex = parse_form_sex(sex)
+    except InputError as e:
+        raise gr.Error(str(e), title="Please fix the input", print_exception=False) from e
+    findings = split_findings(phenotypes, pipeline.linker.vocabulary("FacePhenotype"))
+    case = DiagnosisCase(phenotypes=tuple(findings), gene=gene, variant=variant, age_years=age_years,
+                         sex=sex, ethnicity=ethnicity, options=options)
     outputs = None
     lane = (lanes or SHARED_LANES).for_backend(backend or pipeline.settings.llm_backend)
     for outputs in _in_lane(lane, lambda: _run(backend, lambda: pipeline.diagnose_stream(
@@ -169,10 +175,10 @@ def _evidence_panel(prefix: str, with_ranked: bool) -> list[gr.components.Compon
     confidence = [gr.Markdown("", label="Confidence", elem_id=f"{prefix}-confidence")] if with_ranked else []
     notices = gr.Markdown("", label="Notices", elem_id=f"{prefix}-notices")
     components = [answer, notices]
-    if with_ranked:
+    if with_ranked:  # rendered below the form and the answer, across the page (build_demo)
         components.append(gr.Dataframe(headers=RANKED_HEADERS, label="Ranked differential (score and its parts)",
-                                       interactive=False, wrap=True, column_widths=RANKED_WIDTHS,
-                                       elem_id=f"{prefix}-ranked", max_height=360))
+                                       interactive=False, wrap=False, column_widths=RANKED_WIDTHS,
+                                       elem_id=f"{prefix}-ranked", max_height=420, render=False))
     triples = gr.Dataframe(headers=TRIPLE_HEADERS, datatype=TRIPLE_TYPES, label="Retrieved triples",
                            interactive=False, wrap=True, column_widths=TRIPLE_WIDTHS,
                            elem_id=f"{prefix}-triples", max_height=360)
@@ -218,36 +224,38 @@ def build_demo(pipeline: Pipeline, access: Access | None = None) -> gr.Blocks:
                     gr.LoginButton()
         stored = history_tab.browser_store(access)
         with gr.Tabs() as tabs:
-            with gr.Tab("Diagnosis", id="diagnose", elem_id="tab-diagnosis"), gr.Row():
-                with gr.Column(scale=2):
-                    with gr.Row():
-                        age = gr.Textbox(label="Age (years)", placeholder="e.g. 5 or 18 months",
-                                         elem_id="diag-age")
-                        sex = gr.Dropdown(list(SEXES), value=None, label="Sex", elem_id="diag-sex")
-                        ethnicity = gr.Textbox(label="Ethnicity", elem_id="diag-ethnicity")
-                    with gr.Row():
-                        gene = gr.Textbox(label="Gene", placeholder="e.g. CHD7", elem_id="diag-gene")
-                        variant = gr.Textbox(label="Variant (HGVS)", placeholder="e.g. c.2443-2A>G",
-                                             elem_id="diag-variant")
-                    phenotypes = gr.Dropdown(ui_examples.phenotype_choices(pipeline.linker), value=[],
-                                             multiselect=True, allow_custom_value=True,
-                                             label="Facial phenotypes",
-                                             info="type to search names and synonyms; free text is allowed",
-                                             elem_id="diag-phenotypes")
-                    selective = gr.Checkbox(label="Selective question (four answer options)", value=False,
-                                            elem_id="diag-selective")
-                    with gr.Group(visible=False) as options_group, gr.Row():
-                        option_fields = [gr.Textbox(label=f"Option {letter}", elem_id=f"diag-option-{letter}")
-                                         for letter in FORM_LETTERS]
-                    mode, backend, temperature = _settings_row("diag", backends, default_backend)
-                    submit = gr.Button("Diagnose", variant="primary", elem_id="diag-submit")
-                    form = [age, sex, ethnicity, gene, variant, phenotypes, selective, *option_fields]
-                    examples = ui_examples.publication_examples(pipeline)
-                    if examples:
-                        gr.Examples(examples, inputs=form, label="Cases from the Publication set",
-                                    example_labels=[ui_examples.example_label(row) for row in examples])
-                with gr.Column(scale=3):
-                    diagnosis_outputs = _evidence_panel("diag", with_ranked=True)
+            with gr.Tab("Diagnosis", id="diagnose", elem_id="tab-diagnosis"):
+                with gr.Row():  # then the ranked table, across the page
+                    with gr.Column(scale=2):
+                        with gr.Row():
+                            age = gr.Textbox(label="Age (years)", placeholder="e.g. 5 or 18 months",
+                                             elem_id="diag-age")
+                            sex = sex_box(value=None, label="Sex", elem_id="diag-sex")
+                            ethnicity = gr.Textbox(label="Ethnicity", elem_id="diag-ethnicity")
+                        with gr.Row():
+                            gene = gr.Textbox(label="Gene", placeholder="e.g. CHD7", elem_id="diag-gene")
+                            variant = gr.Textbox(label="Variant (HGVS)", placeholder="e.g. c.2443-2A>G",
+                                                 elem_id="diag-variant")
+                        phenotypes = findings_box(ui_examples.phenotype_choices(pipeline.linker), value=[],
+                                                  label="Facial phenotypes",
+                                                  info="type to search names and synonyms; free text is allowed, "
+                                                       "several findings separated by commas or semicolons",
+                                                  elem_id="diag-phenotypes")
+                        selective = gr.Checkbox(label="Selective question (four answer options)", value=False,
+                                                elem_id="diag-selective")
+                        with gr.Group(visible=False) as options_group, gr.Row():
+                            option_fields = [gr.Textbox(label=f"Option {letter}", elem_id=f"diag-option-{letter}")
+                                             for letter in FORM_LETTERS]
+                        mode, backend, temperature = _settings_row("diag", backends, default_backend)
+                        submit = gr.Button("Diagnose", variant="primary", elem_id="diag-submit")
+                        form = [age, sex, ethnicity, gene, variant, phenotypes, selective, *option_fields]
+                        examples = ui_examples.publication_examples(pipeline)
+                        if examples:
+                            gr.Examples(examples, inputs=form, label="Cases from the Publication set",
+                                        example_labels=[ui_examples.example_label(row) for row in examples])
+                    with gr.Column(scale=3):
+                        diagnosis_outputs = _evidence_panel("diag", with_ranked=True)
+                diagnosis_outputs[2].render()
             with gr.Tab("Ask", id="ask", elem_id="tab-ask"), gr.Row():
                 with gr.Column(scale=2):
                     question = gr.Textbox(label="Question", lines=3, elem_id="ask-question",
@@ -258,6 +266,8 @@ def build_demo(pipeline: Pipeline, access: Access | None = None) -> gr.Blocks:
                     gr.Examples([[q] for q in ui_examples.QUESTIONS], inputs=[question], label="Questions")
                 with gr.Column(scale=3):
                     ask_outputs = _evidence_panel("ask", with_ranked=False)
+                    ask_list = gr.File(label="The full list, ranked (CSV)", interactive=False,
+                                       elem_id="ask-list")
             with gr.Tab("Explore", id="explore", elem_id="tab-explore"):
                 explore_tab.build_tab(pipeline, access)
             with gr.Tab("Curate", id="curate", elem_id="tab-curate"):
@@ -279,6 +289,9 @@ def build_demo(pipeline: Pipeline, access: Access | None = None) -> gr.Blocks:
                                     concurrency_limit=WORKERS)
             answered.success(history_tab.remembering(access, kind), [*inputs[kind], outputs[0], stored],
                              [stored, *history_view], **private)
+            if kind == "ask":  # the whole ranked list as a file, after the answer
+                answered.success(bind(ask_list_csv, pipeline, access=access), [question, ask_mode], ask_list,
+                                 api_visibility="private", concurrency_id="pipeline")
         demo.load(bind(account_tab.account_line, access), None, account, **private)
         demo.load(bind(history_tab.show, access), [stored], history_view, **private)
         demo.load(bind(curate_tab.batch_view, pipeline, access), None, list(curate_view), **private)

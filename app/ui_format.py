@@ -5,8 +5,8 @@ Plain functions of the result, so the API endpoints and the tests see the same v
 
 from __future__ import annotations
 
-import html
 import json
+import re
 
 from app.evidence_cache import PictureCache, shared_cache
 from app.evidence_plot import evidence_graph
@@ -16,11 +16,26 @@ from service.pipeline import PipelineResult
 
 PUBMED = "https://pubmed.ncbi.nlm.nih.gov/{}/"
 RANKED_HEADERS = ["#", "disease", "score", *WEIGHTS, "option", "id", "evidence"]
-RANKED_WIDTHS = ["48px", "220px", "64px", *(["72px"] * len(WEIGHTS)), "60px", "110px", "420px"]
+# Whole headers at 1,400 px: the table spans the page under the form and its answer (app/ui.py), each
+# column as wide as its header or its values, the evidence column the rest (tests/app/test_browser_ask.py).
+PART_WIDTHS = {"gene": "60px", "variant": "78px", "phenotype": "104px", "cases": "68px", "specific": "84px",
+               "contradicted": "124px"}
+RANKED_WIDTHS = ["40px", "190px", "68px", *(PART_WIDTHS.get(k, "90px") for k in WEIGHTS), "74px", "116px", "204px"]
+# One line per row (the evidence in full is in the answer above), headers never broken or cut, in the
+# page's sans-serif at a compact size (the monospace default needs ~100 px more than a 1,400 px page has).
+APP_CSS = """
+#diag-ranked th, #diag-ranked th *, #diag-ranked td, #diag-ranked td * { font-family: var(--font) !important;
+  font-size: 12px !important; }
+#diag-ranked th, #diag-ranked th * { white-space: nowrap !important; word-break: keep-all !important;
+  overflow-wrap: normal !important; text-overflow: clip !important; }
+#diag-ranked th { padding-left: 6px !important; padding-right: 6px !important; }
+#diag-ranked td { padding: 2px 6px !important; }
+"""
 TRIPLE_HEADERS = ["head", "relation", "tail", "source", "PMID"]
 TRIPLE_TYPES = ["str", "str", "str", "str", "markdown"]
 TRIPLE_WIDTHS = ["30%", "12%", "30%", "13%", "15%"]
 MAX_TRIPLE_ROWS = 300
+_ENTITY = re.compile(r"&(?=#?\w+;)")  # an '&' that would start an entity
 _MARKDOWN_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]<>()#+-.!|~"})
 
 
@@ -62,8 +77,10 @@ def cypher_markdown(result: PipelineResult) -> str:
 
 
 def answer_markdown(answer: str) -> str:
-    """The answer as text: it can echo what the user typed, which must never become HTML."""
-    return html.escape(answer, quote=False)
+    """The answer as text: it can echo what the user typed, which must never become HTML. Only what
+    could open a tag or an entity is escaped ('<', '&'): a variant's '>' ('c.16295G>A') stays as written,
+    and the API returns it so too."""
+    return _ENTITY.sub("&amp;", answer).replace("<", "&lt;")
 
 
 def notices_markdown(result: PipelineResult) -> str:

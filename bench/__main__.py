@@ -1,6 +1,7 @@
 """python -m bench <command>: the paper's experiments, and performance and scale.
 
     diagnosis     accuracy of the differential on a question file (Publication set by default)
+    ask-relations  what a question asks, recognised however worded: our paraphrases, dev and test, both modes
     option-links  does each answer option name link to its own disease (the phenopacket set's names)
     generalise    dev/test sets from public data (held-out papers, simulated patients): ranker and a baseline
     calibrate     fit the top answer's confidence on the dev cases; its Brier score and reliability on test
@@ -47,7 +48,8 @@ from fpkg.errors import EXIT_FAILURE
 COMMAND_MODULES = ("bench.diagnosis", "bench.generalise", "bench.calibration", "bench.domain", "bench.repeat",
                    "bench.perf", "bench.suite", "bench.report", "bench.load", "bench.server_cost",
                    "bench.vector_speed", "bench.glee_check", "bench.ner_speed", "bench.gpu_smoke",
-                   "bench.question_devset", "bench.cypher_prompts", "bench.context_size", "bench.option_links")
+                   "bench.question_devset", "bench.cypher_prompts", "bench.context_size", "bench.option_links",
+                   "bench.ask_relations")
 
 
 class Context:

@@ -178,6 +178,7 @@ class DiagnosisRanker:
         values = confidence_features(diagnosis, WEIGHTS["phenotype"])
         if self.confidence_model is not None and values is not None:
             diagnosis.confidence = round(self.confidence_model.probability(values, case_shape(diagnosis)), 4)
+        _when_no_finding_linked(case, diagnosis)
         diagnosis.timings_ms = {"linking": _ms(started, linked_at), "queries": _ms(linked_at, queried_at),
                                 "ranking": _ms(queried_at, time.perf_counter())}
         return diagnosis
@@ -349,3 +350,21 @@ def _order(ranked: RankedDisease) -> tuple:
 
 def _ms(start: float, end: float) -> float:
     return round((end - start) * 1000, 2)
+
+
+UNLINKED_CEILING = 0.3  # the confidence of a case whose findings all failed to link: "low"
+
+
+def _when_no_finding_linked(case: DiagnosisCase, diagnosis: Diagnosis) -> None:
+    """Findings were given and none was recognised: say so before anything else, and the answer rests
+    on the gene (or nothing) alone, so its confidence is low."""
+    typed = [*case.phenotypes, *case.other_findings]
+    linked = [lk for lk in diagnosis.links if lk.type in FINDING_TYPES and (lk.node_id is not None or lk.ids)]
+    if not typed or linked:
+        return
+    diagnosis.notices.insert(0, f"None of the {len(typed)} findings given was recognised "
+                                f"({', '.join(repr(t) for t in typed[:5])}{' …' if len(typed) > 5 else ''}): the "
+                                "ranking rests on the gene alone, if any. Separate findings with commas, "
+                                "semicolons or new lines.")
+    if diagnosis.confidence is not None:
+        diagnosis.confidence = min(diagnosis.confidence, UNLINKED_CEILING)

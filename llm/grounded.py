@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
+from fpkg.display import display_name, is_sentence
 from llm.base import GenerationRequest, Generator
 from llm.prompts import NO_EVIDENCE_REPLY
 
@@ -27,8 +28,10 @@ class GroundedWriter(Generator):
         grounding = request.grounding
         if hasattr(grounding, "ranked"):
             text = write_diagnosis(grounding)
+        elif getattr(grounding, "complete", False) and grounding.lead:
+            text = grounding.lead  # a summary: written whole, its triples are the evidence
         elif hasattr(grounding, "triples"):
-            text = write_facts(grounding.triples, getattr(grounding, "lead", None))
+            text = write_facts(grounding.triples, getattr(grounding, "lead", None), getattr(grounding, "focus", ()))
         else:
             text = NO_EVIDENCE_REPLY
         yield from _sentences(text)
@@ -53,19 +56,37 @@ def write_diagnosis(diagnosis) -> str:
     return "\n".join(lines)
 
 
-def write_facts(triples, lead: str | None = None) -> str:
+def write_facts(triples, lead: str | None = None, focus=()) -> str:
     """The lead (a yes/no, a count, ...) when there is one, then the triples grouped by subject and
-    relation: 'Crouzon syndrome — Exhibit: A, B, C (HPO)'."""
+    relation: 'Crouzon syndrome — Exhibit: A, B, C (HPO)'. With `focus` (the nodes asked about), the
+    facts about them come first and the others follow under "Related", each under its own head. Names
+    that are sentences (source noise) are left out; variants are written in HGVS form."""
+    triples = [t for t in triples if not (_noise(t.head, t.head_label) or _noise(t.tail, t.tail_label))]
     if not triples:
         return lead or NO_EVIDENCE_REPLY
-    if lead:
-        return lead + "\n" + write_facts(triples)
+    if focus:
+        about = [t for t in triples if t.head_id in focus or t.tail_id in focus]
+        related = [t for t in triples if t not in about]
+        text = "\n".join(part for part in (lead, _grouped(about) if about else None) if part)
+        if related:
+            text += ("\n" if text else "") + "Related:\n" + _grouped(related)
+        return text
+    return "\n".join(part for part in (lead, _grouped(triples)) if part)
+
+
+def _noise(name: str, label: str) -> bool:
+    """A gene or variant 'named' by a sentence ('CHD7 mutations account for ~60% of cases ...')."""
+    return label in ("Genotype", "Variation", "") and is_sentence(name)
+
+
+def _grouped(triples) -> str:
     grouped: dict[tuple[str, str], list[str]] = defaultdict(list)
     sources: dict[tuple[str, str], set[str]] = defaultdict(set)
     for triple in triples:
-        key = (triple.head, triple.relation)
-        if triple.tail not in grouped[key]:
-            grouped[key].append(triple.tail)
+        key = (display_name(triple.head, triple.head_label), triple.relation)
+        tail = display_name(triple.tail, triple.tail_label)
+        if tail not in grouped[key]:
+            grouped[key].append(tail)
         if triple.source:
             sources[key].add(triple.source)
     lines = []

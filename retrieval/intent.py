@@ -24,7 +24,10 @@ TYPO_LABELS = (schema.PHENOTYPE, schema.DISEASE)  # not genes: one edit turns CH
 
 # Cue words for what the question asks for, in the vocabulary of the asked-for thing.
 CUES = {
-    "synonym": ("synonym", "other name", "also called", "also known", "alias"),
+    "synonym": ("synonym", "other name", "also called", "also known", "alias", "alternative name", "alternative term",
+                "alternate name", "alternate term", "alt name", "alt. name", "known as", " aka ", "else is",
+                "else called", "is it called", "also termed", "other term", "another name", "different name",
+                "other word", "equivalent term"),
     "article": ("article", "paper", "publication", "pmid", "literature", "reference"),
     "case": ("case", "patient", "sample", "individual"),
     "variant": ("variant", "mutation", "variation", "hgvs", "allele"),
@@ -49,6 +52,7 @@ INTENTS = {
 }
 DESCRIBING = ("case", "variant")
 CUE_WORDS = frozenset(word for cues in CUES.values() for cue in cues for word in cue.split())
+DISEASE_WORDS = re.compile(r"\b(syndrom\w*|disease|disorder|condition|sequence|dysplasia)\b", re.IGNORECASE)
 _WORD = re.compile(r"[\w'-]+|\S")
 
 
@@ -121,8 +125,10 @@ def _typo_mentions(question: str, words: list[tuple[str, int, int]], taken: list
             run = words[i:i + size]
             text = question[run[0][1]:run[-1][2]]
             matches = [m for label in TYPO_LABELS if (m := linker.typo_match(text, LABEL_TO_TYPE[label]))]
-            if matches:
-                found.append(max(matches, key=lambda link: link.score))
+            if matches:  # a disease before a phenotype's synonym when the name says so ("syndrom"), or on a tie
+                disease_meant = bool(DISEASE_WORDS.search(text))
+                found.append(max(matches, key=lambda link: (link.label == schema.DISEASE and disease_meant,
+                                                             link.score, link.label == schema.DISEASE)))
                 taken[i:i + size] = [True] * size
     return found
 

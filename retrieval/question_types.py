@@ -15,13 +15,12 @@ from dataclasses import dataclass, field
 from graphstore.store import GraphStore
 from retrieval.cypher.templates import run_link_check, run_template
 from retrieval.intent import INTENTS, asked_for
+from retrieval.relations import asks_both, asks_count
 from retrieval.result import CypherRun, Link, Triple
 
 YES_NO_STARTS = {"is", "are", "does", "do", "did", "can", "could", "was", "were", "has", "have", "will", "would",
                  "should", "may", "might"}
-BOTH_CUES = ("both", "in common", "shared", "share", "common to", "all of", "together")
 COMPARE_CUES = ("compare", "comparison", "differ", "difference", "distinguish", " vs", "versus")
-COUNT_CUES = ("how many", "number of")
 # A yes/no question that does not start with its verb: "RDH5 and fundus albipunctatus: any link?"
 YES_NO_CUES = ("any link", "any association", "any connection", "is that", "is it ", "is this", "known feature",
                "linked?", "associated?", "true that", "right that")
@@ -62,16 +61,16 @@ def answer_structured(question: str, links: list[Link], store: GraphStore) -> An
         if len(group) < 2:
             continue
         if label == "Disease" and (any(cue in lowered for cue in COMPARE_CUES)
-                                   or (any(cue in lowered for cue in BOTH_CUES) and "FacePhenotype" in asked)):
+                                   or (asks_both(question) and "FacePhenotype" in asked)):
             return _compare(store, group[:2])
-        if any(cue in lowered for cue in BOTH_CUES):
+        if asks_both(question):
             wanted = next((thing for thing in asked if (thing, label) in INTENTS), None)
             wanted = wanted or ("Disease" if label != "Disease" else "FacePhenotype")
             return _intersection(store, label, wanted, group)
     if len(by_label) == 1:
         label, group = next(iter(by_label.items()))
         intents = [(thing, INTENTS[(thing, label)]) for thing in dict.fromkeys(asked) if (thing, label) in INTENTS]
-        if intents and any(cue in lowered for cue in COUNT_CUES):
+        if intents and asks_count(question):
             return _count(store, label, intents[0], group)
         if len(intents) >= 2:
             return _compound(store, intents, group)
@@ -144,9 +143,12 @@ def _intersection(store: GraphStore, label: str, wanted: str, group: list[Link])
     if not shared:
         return Answered("intersection", f"Not recorded: the graph links no {SINGULARS[wanted]} to {named}.",
                         [], runs, intent)
-    listed = _listing(sorted(names[n] for n in shared))
-    lead = f"{len(shared)} {PLURALS[wanted] if len(shared) > 1 else SINGULARS[wanted]} linked to {named}: {listed}."
-    triples = [t for found in reached for node in sorted(shared) for t in found[node]]
+    ordered = [node for node in names if node in shared]  # as the graph ranked them (most specific first)
+    listed = _listing([names[n] for n in ordered])
+    order = " (most specific first)" if intent == "diseases_with_phenotypes" else ""
+    lead = (f"{len(shared)} {PLURALS[wanted] if len(shared) > 1 else SINGULARS[wanted]} linked to {named}{order}: "
+            f"{listed}.")
+    triples = [t for node in ordered for found in reached for t in found[node]]
     return Answered("intersection", lead, triples, runs, intent)
 
 
@@ -205,4 +207,4 @@ def _listing(names: list[str]) -> str:
     if not names:
         return "none"
     more = len(names) - LISTED
-    return ", ".join(names[:LISTED]) + (f" and {more} more" if more > 0 else "")
+    return ", ".join(names[:LISTED]) + (f" and {more} more (all in the facts below)" if more > 0 else "")

@@ -143,6 +143,7 @@ class Pipeline:
         ner = choose_model(settings)
         progress(f"loading the NER model: {ner.model or 'none, rules only'} ({ner.reason})")
         recognizer = EntityRecognizer.load(ner.model, gene_vocabulary=linker.names("Genotype"), revision=ner.revision)
+        progress(recogniser_line(recognizer, ner.reason))
         pipeline = cls(settings, store, linker, ontology, recognizer, report, profiles, findings, reads, curated)
         reads.save()
         progress(f"ready in {time.perf_counter() - started:.1f} s")
@@ -273,7 +274,10 @@ class Pipeline:
         groups = [note for link in retrieved.links if link.type == "DISEASE"
                   if (note := self.ranker.groups.note(self.store, link.node_id))]
         if groups:  # a group's answer says it is one, and which diseases it holds
-            retrieved.lead = " ".join([*([retrieved.lead] if retrieved.lead else []), *dict.fromkeys(groups)])
+            if retrieved.lead and retrieved.lead.endswith(":"):  # a list's first line stays above its list
+                retrieved.lead = "\n".join([" ".join(dict.fromkeys(groups)), retrieved.lead])
+            else:
+                retrieved.lead = " ".join([*([retrieved.lead] if retrieved.lead else []), *dict.fromkeys(groups)])
         if "total" in retrieved.timings_ms:
             retrieved.timings_ms[f"{mode}_retrieval"] = retrieved.timings_ms.pop("total")
         _take(result, retrieved)
@@ -362,6 +366,14 @@ def prepare_graph(store: GraphStore, settings: Settings,
         report = ensure_built(store, settings, with_hpo=settings.with_hpo)
         curated.put_back()
     return curated, report
+
+
+def recogniser_line(recognizer, reason: str) -> str:
+    """The start-up line that says which recogniser answers, and why (a model that failed to load
+    leaves the dictionary and rules: its notice says why)."""
+    if recognizer.notice is None and recognizer.model_name:
+        return f"NER in use: the model {recognizer.model_name} ({reason}), with the HPO dictionary and rules"
+    return f"NER in use: the HPO dictionary and rules only ({recognizer.notice or reason})"
 
 
 def describe_case(case: DiagnosisCase) -> str:

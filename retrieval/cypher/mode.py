@@ -21,12 +21,15 @@ from llm.base import GenerationRequest, Generator
 from llm.parse import extract_cypher
 from llm.prompts import cypher_messages
 from retrieval.cypher.checker import check_cypher
-from retrieval.cypher.templates import run_template
+from retrieval.cypher.templates import TEMPLATE_LIMIT, run_template
 from retrieval.intent import detect_intent, find_mentions, nothing_found
 from retrieval.linking import EntityLinker
 from retrieval.question_types import answer_structured
+from retrieval.ranked import list_lead
+from retrieval.relations import SUMMARY, recognise
 from retrieval.result import CypherRun, Link, RetrievalResult, Triple
 from retrieval.retriever import Retriever
+from retrieval.summary import summarise
 
 if TYPE_CHECKING:
     from fpkg.config import Settings
@@ -91,15 +94,20 @@ class CypherRetriever(Retriever):
             result.intent, result.lead = structured.intent, structured.lead
             result.triples, result.cypher = structured.triples, result.cypher + structured.runs
         elif not result.triples:
-            intent = detect_intent(question, mentions)
+            intent, _ = recognise(question, mentions)
             if intent is None:
                 result.notices.append("No known question type and graph entity were recognised in the question.")
                 result.notices.append(VECTOR_HINT)
                 result.lead = nothing_found(question, mentions)
+            elif intent.name == SUMMARY:
+                summary = summarise(self.store, intent.links[0])
+                result.intent, result.lead, result.complete = summary.intent, summary.text, True
+                result.triples, result.cypher = summary.triples, result.cypher + summary.runs
             else:
                 result.intent = intent.name
                 triples, runs = run_template(self.store, intent.name, [lk.node_id for lk in intent.links])
                 result.triples, result.cypher = triples, result.cypher + runs
+                result.lead = list_lead(intent, triples, capped=any(run.rows >= TEMPLATE_LIMIT for run in runs))
         result.timings_ms["cypher_retrieval"] = round((time.perf_counter() - started) * 1000, 2)
         return result
 

@@ -33,12 +33,15 @@ class Template:
 
 
 TEMPLATES = {t.intent: t for t in [
+    # most often and most specifically annotated first: frequency (0.5 when not given) x information content
     Template("phenotypes_of_disease", "Disease",
              "MATCH (d:Disease)-[r:Exhibit]->(p:FacePhenotype) WHERE d.nid IN $ids "
-             + _triple_return("d", "r", "p"), "facial phenotypes of a disease"),
+             "WITH d, r, p ORDER BY coalesce(r.frequency, 0.5) * coalesce(p.ic, 1.0) DESC, p.phenotypeName "
+             + _triple_return("d", "r", "p"), "facial phenotypes of a disease, most frequent and specific first"),
     Template("phenotypes_of_gene", "Genotype",
              "MATCH (g:Genotype)-[r:Affect]->(p:FacePhenotype) WHERE g.nid IN $ids "
-             + _triple_return("g", "r", "p"), "facial phenotypes of a gene"),
+             "WITH g, r, p ORDER BY coalesce(p.ic, 1.0) DESC, p.phenotypeName "
+             + _triple_return("g", "r", "p"), "facial phenotypes of a gene, most specific first"),
     Template("diseases_of_gene", "Genotype",
              "MATCH (g:Genotype)-[r:Cause]->(d:Disease) WHERE g.nid IN $ids "
              + _triple_return("g", "r", "d"), "diseases of a gene (HPO gene-disease links)"),
@@ -46,20 +49,29 @@ TEMPLATES = {t.intent: t for t in [
              "MATCH (g:Genotype)<-[:Have]-(v:Variation)-[r:Cause]->(d:Disease) WHERE g.nid IN $ids "
              + _triple_return("v", "r", "d"), "diseases caused by a gene's published variants"),
     Template("diseases_with_phenotypes", "FacePhenotype",
+             # most matched first, then most specific: how often the disease shows them over log2(2 + the
+             # number of its findings) (a disease with 20 findings says more by each than one with 300)
              "MATCH (d:Disease)-[r:Exhibit]->(p:FacePhenotype) WHERE p.nid IN $ids "
-             "WITH d, count(DISTINCT p) AS matched WHERE matched >= $min_matched "
+             "WITH d, count(DISTINCT p) AS matched, sum(coalesce(r.frequency, 0.5)) AS often "
+             "WHERE matched >= $min_matched MATCH (d)-[:Exhibit]->(q:FacePhenotype) "
+             "WITH d, matched, often, count(q) AS annotated "
+             "WITH d, matched, often / (log(2 + annotated) / log(2)) AS relevance "
+             f"ORDER BY matched DESC, relevance DESC, d.dname LIMIT {TEMPLATE_LIMIT} "
              "MATCH (d)-[r:Exhibit]->(p:FacePhenotype) WHERE p.nid IN $ids "
-             "WITH d, r, p, matched ORDER BY matched DESC, d.dname "
-             + _triple_return("d", "r", "p"), "diseases with given facial phenotypes"),
+             "WITH d, r, p, matched, relevance ORDER BY matched DESC, relevance DESC, d.dname "
+             + _triple_return("d", "r", "p"), "diseases with given facial phenotypes, most specific first"),
     Template("genes_of_disease", "Disease",
              "MATCH (g:Genotype)-[r:Cause]->(d:Disease) WHERE d.nid IN $ids "
              + _triple_return("g", "r", "d"), "genes of a disease"),
     Template("genes_of_disease_variants", "Disease",
              "MATCH (g:Genotype)<-[r:Have]-(v:Variation)-[:Cause]->(d:Disease) WHERE d.nid IN $ids "
              + _triple_return("v", "r", "g"), "genes of a disease through published variants"),
+    # most specific first: a gene with few findings says more by each (1 / log2(2 + its findings))
     Template("genes_with_phenotype", "FacePhenotype",
              "MATCH (g:Genotype)-[r:Affect]->(p:FacePhenotype) WHERE p.nid IN $ids "
-             + _triple_return("g", "r", "p"), "genes with a facial phenotype"),
+             "MATCH (g)-[:Affect]->(q:FacePhenotype) WITH g, r, p, count(q) AS annotated "
+             "ORDER BY annotated, g.geneName "
+             + _triple_return("g", "r", "p"), "genes with a facial phenotype, most specific first"),
     Template("synonyms_of_phenotype", "FacePhenotype",
              "MATCH (p:FacePhenotype) WHERE p.nid IN $ids "
              "RETURN p.nid AS head_id, p.phenotypeName AS head, p.synonyms AS synonyms, p.source AS source",

@@ -42,8 +42,11 @@ from retrieval.hold_out import NOTHING_HELD_OUT, HoldOut
 from retrieval.intent import find_mentions, nothing_found
 from retrieval.linking import TYPE_TO_LABEL
 from retrieval.options import split_question
+from retrieval.question_types import answer_structured
+from retrieval.relations import SUMMARY, recognise
 from retrieval.result import Link, RetrievalResult, Triple
 from retrieval.retriever import Retriever
+from retrieval.summary import summarise
 from retrieval.vector.embedder import embed
 from retrieval.vector.index import VectorIndex
 
@@ -206,7 +209,30 @@ class VectorRetriever(Retriever):
 
         clock = time.perf_counter()
         nearest = [(row, score) for row, score in found if row not in linked]
-        asked = self._asked_relation(asking_vector, named, nearest, result) if asking_vector is not None else []
+        intent, how = recognise(text, named) if text and relation else (None, "")
+        summary, asked = None, []
+        structured = answer_structured(text, named, self.store) if intent is not None else None
+        if structured is not None:  # what two names have in common, a count, a yes/no
+            asked, result.lead, result.intent = structured.triples, structured.lead, structured.intent
+            result.cypher.extend(structured.runs)
+        elif intent is not None and intent.name == SUMMARY and how != "default":
+            summary = summarise(self.store, intent.links[0])
+        elif intent is not None and how == "cue" and intent.name in TEMPLATES:
+            asked, runs = run_template(self.store, intent.name, [lk.node_id for lk in intent.links])
+            result.cypher.extend(runs)
+            result.intent = intent.name
+        elif asking_vector is not None:
+            asked = self._asked_relation(asking_vector, named, nearest, result)
+        if not asked and summary is None and intent is not None and structured is None:
+            summary = summarise(self.store, intent.links[0]) if intent.name == SUMMARY else None
+            if summary is None and intent.name in TEMPLATES:
+                asked, runs = run_template(self.store, intent.name, [lk.node_id for lk in intent.links])
+                result.cypher.extend(runs)
+                result.intent = intent.name
+        if summary is not None:
+            asked, result.lead, result.complete, result.intent = summary.triples, summary.text, True, summary.intent
+            result.cypher.extend(summary.runs)
+        result.focus = tuple(link.node_id for link in named)
         timings["relation"] = _ms(clock)
 
         clock = time.perf_counter()

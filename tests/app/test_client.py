@@ -108,3 +108,24 @@ def test_explore_with_nothing_to_draw_says_so(client, pipeline):
     message, plot, table, html, cypher = client.predict(name["name"], ["FPKG"], 1, api_name="/explore")
     assert message.endswith("FPKG or HPO has nothing to draw for it.") and plot is None and html is None
     assert cypher.count("```cypher") == 2  # both were asked
+
+
+@pytest.mark.parametrize("sex", ["", None, "unknown"])
+def test_what_clinicians_type_through_the_api(client, sex):
+    """Issue 37 (README's example): findings typed in one string, no sex given."""
+    answer, notices, ranked, *_ = client.predict(
+        "18 months", sex, "Turkish", "CHD7", "c.2443-2A>G", ["coloboma, low-set ears; facial asymmetry"],
+        False, "", "", "", "", "cypher", "grounded", 0.0, api_name="/diagnose")
+    assert answer.startswith("Most likely: CHARGE syndrome")
+    assert "findings given" not in notices and "low-set ears" not in notices.replace("Low-set ears", "")
+
+
+def test_the_api_description_is_short_and_findings_are_free_strings(client):
+    described = client.view_api(print_info=False, return_format="str")
+    assert len(described) < 20_000, len(described)  # it enumerated ~8,800 choices: 258 kB
+    parameters = client.view_api(print_info=False, return_format="dict")["named_endpoints"]["/diagnose"]["parameters"]
+    findings = next(p for p in parameters if p["parameter_name"] == "phenotypes")
+    assert findings["type"]["type"] == "array" and findings["type"]["items"] == {"type": "string"}
+    with pytest.raises(AppError, match="female, male or unknown"):
+        client.predict("5", "martian", "", "CHD7", "", [], False, "", "", "", "", "cypher", "grounded", 0.0,
+                       api_name="/diagnose")

@@ -107,10 +107,11 @@ QUESTIONS = {
     "10,000 characters": (("Which genes cause Kabuki syndrome? " * 300)[:10_000],
                           Refused("characters long; the limit is 5,000")),
     "an unknown word": ("zygomaticoid", Answered("Nothing found for “zygomaticoid”")),
-    "only a typo": ("hypertelorsim", Answered("Found Hypertelorism in the graph", notice="a typo")),
+    # issue 37: a bare name, misspelt or not, is answered with its summary
+    "only a typo": ("hypertelorsim", Answered("Hypertelorism (HP:0000316) is a facial phenotype", notice="a typo")),
     "a question about an unknown name": ("Which genes cause Qwerty-Uiop syndrome?",
                                          Answered("Nothing found for “cause Qwerty-Uiop”")),
-    "french around a name": ("Quels gènes causent le Kabuki syndrome ?", Answered("Found Kabuki syndrome")),
+    "french around a name": ("Quels gènes causent le Kabuki syndrome ?", Answered("KMT2D")),
     "german with an english name": ("Welche Gene verursachen Kabuki syndrome?", Answered("KMT2D")),
     "spanish": ("¿Qué fenotipos faciales tiene el síndrome de Noonan?", Answered("Nothing found for")),
 }

@@ -381,12 +381,12 @@ def test_curated_facts_count_at_once_and_undone_ones_go(falkordb_server, tmp_pat
         drop(store)
 
 
-def test_a_patient_description_or_a_vague_question_asks_no_relation(retriever):
+def test_a_patient_description_asks_no_relation_and_a_bare_name_its_summary(retriever):
     chd7 = Link("CHD7", "GENE", 301, "Genotype", "CHD7")
     patient = retriever.for_diagnosis("A 5-year-old girl with a CHD7 variant and low-set ears", [chd7])
     assert patient.intent is None and all(t.score is not None for t in patient.triples)
-    vague = retriever.retrieve("CHD7", [chd7])
-    assert vague.intent is None
+    bare = retriever.retrieve("CHD7", [chd7])  # issue 37: a bare name asks for its summary
+    assert bare.intent == "summary_of_gene" and bare.complete and bare.lead.startswith("CHD7 is a gene")
 
 
 def test_text_alone_finds_nodes(retriever):

@@ -1,0 +1,47 @@
+"""A list answer's first line: how many things it holds, in what order (the templates rank them), and
+where the whole list is (the triples: the app's table and its CSV download)."""
+
+from __future__ import annotations
+
+from fpkg.display import clean
+from retrieval.cypher.templates import TEMPLATE_LIMIT
+from retrieval.intent import Intent
+from retrieval.result import Triple
+
+NOUNS = {"phenotypes_of_disease": "facial phenotypes", "phenotypes_of_gene": "facial phenotypes",
+         "diseases_of_gene": "diseases", "diseases_with_phenotypes": "diseases", "genes_of_disease": "genes",
+         "genes_with_phenotype": "genes", "synonyms_of_phenotype": "synonyms", "variants_of_gene": "variants",
+         "cases_of_gene": "published patients", "articles_of_disease": "articles", "articles_of_gene": "articles"}
+ORDERS = {"diseases_with_phenotypes": "those matching most, then the most specific first",
+          "phenotypes_of_disease": "the most frequent and specific first",
+          "phenotypes_of_gene": "the most specific first", "genes_with_phenotype": "the most specific first"}
+
+
+def listed(intent: Intent, triples: list[Triple]) -> list[str]:
+    """The listed things' names, each once, in the triples' order (the other side of each triple)."""
+    asked = {link.node_id for link in intent.links}
+    names = []
+    for triple in triples:
+        if triple.relation == "has_synonym" or triple.head_id in asked:
+            names.append(triple.tail)
+        elif triple.tail_id in asked:
+            names.append(triple.head)
+        else:
+            names.append(triple.head)
+    return list(dict.fromkeys(names))
+
+
+def list_lead(intent: Intent, triples: list[Triple], capped: bool = False) -> str | None:
+    """'277 diseases for Hypertelorism (those matching most, then the most specific first):' — None
+    when the list is empty or the intent lists nothing. `capped`: a query stopped at its row limit, so
+    the graph holds more than are listed."""
+    noun = NOUNS.get(intent.name)
+    count = len(listed(intent, triples))
+    if noun is None or not count:
+        return None
+    names = " and ".join(clean(link.name or link.mention) for link in intent.links[:3])
+    order = f" ({ORDERS[intent.name]})" if intent.name in ORDERS else ""
+    noun = noun if count != 1 else noun.rstrip("s")
+    if capped:
+        return f"The first {count} {noun} for {names}{order}, of more (each query stops at {TEMPLATE_LIMIT} rows):"
+    return f"{count} {noun} for {names}{order}:"
