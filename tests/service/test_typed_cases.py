@@ -67,3 +67,16 @@ def test_the_start_up_line_says_which_recogniser_answers_and_why(pipeline):
     loaded = SimpleNamespace(model_name="hfchloe/FP_NER", notice=None)
     assert recogniser_line(loaded, "the published weights") == \
         "NER in use: the model hfchloe/FP_NER (the published weights), with the HPO dictionary and rules"
+
+
+def test_one_findings_box_takes_findings_beside_the_face_and_absent_ones(pipeline):
+    """Issue 36 through the form's one box: any HPO term counts, "no X" is an absent finding."""
+    known = pipeline.linker.vocabulary("FacePhenotype")
+    facial = ("Hypertelorism", "Downslanted palpebral fissures")
+    typed = split_findings(["Hypertelorism, Downslanted palpebral fissures; Seizure\nno Ptosis"], known)
+    result = pipeline.diagnose(DiagnosisCase(phenotypes=tuple(typed)))
+    assert result.case.excluded == ("Ptosis",) and "Seizure" in result.case.phenotypes
+    facial_only = pipeline.diagnose(DiagnosisCase(phenotypes=facial))
+    assert [r.name for r in result.ranked[:5]] != [r.name for r in facial_only.ranked[:5]]
+    with pytest.raises(InputError, match="absent"):  # absent findings alone are no case
+        pipeline.diagnose(DiagnosisCase(phenotypes=tuple(split_findings(["no ptosis; no seizure"], known))))
