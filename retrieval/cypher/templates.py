@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from graphstore.schema import CURATED
 from graphstore.store import GraphStore
 from retrieval.result import CypherRun, Triple
 
@@ -146,17 +147,23 @@ def _run(store: GraphStore, catalogue: dict[str, Template], name: str,
 
 
 def rows_to_triples(rows: list[dict]) -> list[Triple]:
-    seen: set[tuple] = set()
-    triples = []
+    """One triple per head, relation and tail, in the rows' order; where a curator merged a fact the
+    graph already held from a source, the curated one is shown (the curator's evidence stays visible)."""
+    position: dict[tuple, int] = {}
+    triples: list[Triple] = []
     for row in rows:
-        key = (row["head_id"], row["relation"], row["tail_id"])
-        if key in seen or row["head"] is None or row["tail"] is None:
+        if row["head"] is None or row["tail"] is None:
             continue
-        seen.add(key)
+        key = (row["head_id"], row["relation"], row["tail_id"])
         pmid = row.get("pmid")
-        triples.append(Triple(str(row["head"]), row["relation"], str(row["tail"]), row["head_id"],
-                              row["tail_id"], row["head_label"], row["tail_label"], row.get("source") or "",
-                              (int(pmid),) if isinstance(pmid, int) else ()))
+        triple = Triple(str(row["head"]), row["relation"], str(row["tail"]), row["head_id"], row["tail_id"],
+                        row["head_label"], row["tail_label"], row.get("source") or "",
+                        (int(pmid),) if isinstance(pmid, int) else ())
+        if key not in position:
+            position[key] = len(triples)
+            triples.append(triple)
+        elif triple.source == CURATED:
+            triples[position[key]] = triple
     return triples
 
 
