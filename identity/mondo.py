@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from fpkg.config import beside_data
 from fpkg.errors import DataFileError
 from fpkg.names import fold_name
 
@@ -146,8 +147,7 @@ def _unique_keys(names: list[tuple[str, str]], key) -> dict[str, str]:
 
 def default_mondo_dir(data_dir: Path) -> Path:
     """The `mondo/` folder beside the FPKG data folder (the shared data layout), else inside it."""
-    beside = data_dir.parent / "mondo"
-    return beside if beside.is_dir() else data_dir / "mondo"
+    return beside_data(data_dir, "mondo")
 
 
 def _xref(value: str) -> str:
