@@ -10,17 +10,17 @@ import re
 
 from app.evidence_cache import PictureCache, shared_cache
 from app.evidence_plot import evidence_graph
-from diagnosis.ranker import WEIGHTS
+from diagnosis.ranker import PART_NAMES
 from service.answers import linked_names
 from service.pipeline import PipelineResult
 
 PUBMED = "https://pubmed.ncbi.nlm.nih.gov/{}/"
-RANKED_HEADERS = ["#", "disease", "score", *WEIGHTS, "option", "id", "evidence"]
+RANKED_HEADERS = ["#", "disease", "score", *PART_NAMES, "option", "id", "evidence"]
 # Whole headers at 1,400 px: the table spans the page under the form and its answer (app/ui.py), each
 # column as wide as its header or its values, the evidence column the rest (tests/app/test_browser_ask.py).
 PART_WIDTHS = {"gene": "60px", "variant": "78px", "phenotype": "104px", "cases": "68px", "specific": "84px",
                "contradicted": "124px"}
-RANKED_WIDTHS = ["40px", "190px", "68px", *(PART_WIDTHS.get(k, "90px") for k in WEIGHTS), "74px", "116px", "204px"]
+RANKED_WIDTHS = ["40px", "190px", "68px", *(PART_WIDTHS.get(k, "90px") for k in PART_NAMES), "74px", "116px", "204px"]
 # One line per row (the evidence in full is in the answer above), headers never broken or cut, in the
 # page's sans-serif at a compact size (the monospace default needs ~100 px more than a 1,400 px page has).
 APP_CSS = """
@@ -44,7 +44,7 @@ def ranked_rows(result: PipelineResult) -> list[list]:
     rows = []
     for position, ranked in enumerate(result.predictions(), start=1):
         marker = f"{position} ✓" if ranked is result.predicted else str(position)
-        parts = (round(ranked.parts.get(k, 0.0), 3) for k in WEIGHTS)
+        parts = (round(ranked.parts.get(k, 0.0), 3) for k in PART_NAMES)
         ids = " / ".join(filter(None, (ranked.disease_id, *ranked.other_ids)))
         rows.append([marker, ranked.title, round(ranked.score, 3), *parts, ranked.option or "",
                      ids or ("not in graph" if not ranked.in_graph else ""), "; ".join(ranked.evidence)])

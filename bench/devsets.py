@@ -31,15 +31,20 @@ MIN_TERMS = 3  # HPO facial annotations a disease needs to be simulated
 SPLITS = ("dev", "test")
 DISTRACTOR_POOL = 30  # distractors come from the diseases sharing the most terms with the case
 
-SAMPLES = "MATCH (s:Sample) OPTIONAL MATCH (s)-[:From]->(a:Article) RETURN s.nid AS sample, a.pmid AS pmid"
-SAMPLE_VARIANTS = ("MATCH (s:Sample)-[:with_Var]->(v:Variation) OPTIONAL MATCH (v)-[:Have]->(g:Genotype) "
+# FPKG's own patients (the published patients of phenopacket-store beside them are a set of their own)
+SAMPLES = ("MATCH (s:Sample) WHERE s.source = 'FPKG' OPTIONAL MATCH (s)-[:From]->(a:Article) "
+           "RETURN s.nid AS sample, a.pmid AS pmid")
+SAMPLE_VARIANTS = ("MATCH (s:Sample)-[:with_Var]->(v:Variation) WHERE s.source = 'FPKG' "
+                   "OPTIONAL MATCH (v)-[:Have]->(g:Genotype) "
                    "OPTIONAL MATCH (v)-[:Cause]->(d:Disease) "
                    "RETURN s.nid AS sample, v.nid AS variation, v.pmid AS pmid, v.details AS details, "
                    "g.geneName AS gene, d.nid AS disease")
-SAMPLE_PHENOTYPES = ("MATCH (p:FacePhenotype)-[:with_FP]->(s:Sample) "
+SAMPLE_PHENOTYPES = ("MATCH (p:FacePhenotype)-[:with_FP]->(s:Sample) WHERE s.source = 'FPKG' "
                      "RETURN s.nid AS sample, p.nid AS phenotype, p.phenotypeName AS name")
 DISEASES = "MATCH (d:Disease) RETURN d.nid AS id, d.dname AS name, d.disease_id AS did"
-GENE_DISEASES = "MATCH (g:Genotype)-[:Cause]->(d:Disease) RETURN g.geneName AS gene, d.nid AS disease"
+# HPO's gene-disease links only: what the plain baseline knows
+GENE_DISEASES = ("MATCH (g:Genotype)-[r:Cause]->(d:Disease) WHERE r.source CONTAINS 'HPO' "
+                 "RETURN g.geneName AS gene, d.nid AS disease")
 
 
 @dataclass(frozen=True)

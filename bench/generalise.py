@@ -33,7 +33,7 @@ from bench.results import variant_name
 from bench.runtime import percentiles, phenopackets_dir, progress
 from diagnosis.confidence import case_shape
 from diagnosis.confidence import features as confidence_features
-from diagnosis.ranker import WEIGHTS, DiagnosisCase, RankedDisease
+from diagnosis.ranker import DiagnosisCase, RankedDisease
 from fpkg.errors import BenchError
 from kg_dump.hpo_layer import hpo_release
 
@@ -113,7 +113,8 @@ def run_case(pipeline, baseline: PlainBaseline, case: DevCase) -> dict[str, Any]
             "baseline_rank": position, "baseline_top": top,
             "ranker_ms": round(ranker_ms, 2), "baseline_ms": round(baseline_ms, 2),
             "confidence": diagnosis.confidence, "conflicts": sorted({c.kind for c in diagnosis.conflicts}),
-            "features": confidence_features(diagnosis, WEIGHTS["phenotype"]), "shape": case_shape(diagnosis)}
+            "features": confidence_features(diagnosis, pipeline.ranker.weights["phenotype"]),
+            "shape": case_shape(diagnosis)}
 
 
 def shares(items: list[dict[str, Any]], who: str, options: bool) -> dict[str, float | None]:

@@ -8,6 +8,7 @@ Each patient gives five cases, all split by a hash of its OMIM id (a disease is 
     whole_phenotype  every present and excluded finding, no gene, open
     four_options     the set's selective question: gene, variant, facial findings, four options
 
+Each case holds its patient's own paper out of the knowledge (every published patient sharing its PMID).
 The truth is the patient's OMIM disease: the graph node with that id, when the graph holds it
 (some diseases are newer than the graph's HPO release: no ranker can name those; they count wrong).
 """
@@ -66,6 +67,10 @@ def _cases(patient: dict, truth: int | None, ontology: PhenotypeOntology,
     facial = [f for f in patient["present"] if f["facial"]][:MAX_FACIAL]
     others = [f for f in patient["present"] if not f["facial"]]
 
+    # a published patient never votes for itself: its paper's cases leave the knowledge (phenopacket-store's
+    # patients, their variants, gene links and findings), as the Publication set's held-out mode does
+    own_paper = frozenset({int(patient["pmid"])}) if str(patient.get("pmid") or "").isdigit() else frozenset()
+
     def terms(findings: list[dict]) -> tuple[int, ...]:
         return tuple(t for f in findings if (t := ontology.index_of_hpo.get(f["id"])) is not None)
 
@@ -74,7 +79,7 @@ def _cases(patient: dict, truth: int | None, ontology: PhenotypeOntology,
         return DevCase(
             "phenopackets", condition, patient["case_id"], tuple(f["label"] for f in facial), terms(present),
             patient["gene"] if gene else None, "; ".join(patient["variants"]) or None if gene else None, chosen,
-            frozenset(), truth, patient["omim_id"], patient["disease"], split_of(patient["omim_id"]),
+            own_paper, truth, patient["omim_id"], patient["disease"], split_of(patient["omim_id"]),
             other_findings=tuple(f["label"] for f in others) if whole else (),
             excluded=tuple(f["label"] for f in patient["excluded"]) if whole else (), whole=whole)
 

@@ -29,13 +29,12 @@ Annotations made only by excluded papers (a held-out case) are left out.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
-from scipy import sparse
 
 from diagnosis.ontology import PhenotypeOntology
 from diagnosis.profiles import DiseaseProfiles
+from diagnosis.term_rows import TermRows, usable_terms
 
 # the patient → disease direction's weight in the match (w above); the other direction has the rest
 PATIENT_SIDE = 0.7
@@ -80,10 +79,10 @@ class PhenotypeMatcher:
         self.ontology, self.profiles = ontology, profiles
         self.diseases = np.array(sorted(set(profiles.by_disease) | set(profiles.hpo_terms)), dtype=np.int64)
         nodes = self.diseases.tolist()
-        self.facial = self._incidence({d: self._graph_terms(profiles.annotations(d)) for d in nodes})
-        self.whole = self._incidence({d: self._whole_terms(d) for d in nodes})
-        self.closures = {False: self._closure(self.facial), True: self._closure(self.whole)}
-        self.frequencies = self._incidence({d: self._whole_terms(d) for d in nodes}, frequencies=True)
+        whole_terms = [self._whole_terms(d) for d in nodes]
+        self.rows = {False: TermRows(ontology, [self._graph_terms(profiles.annotations(d)) for d in nodes]),
+                     True: TermRows(ontology, whole_terms)}
+        self.frequencies = TermRows(ontology, whole_terms, [profiles.hpo_terms.get(d, {}) for d in nodes]).matrix
         self.lacking: dict[int, list[int]] = {}  # a term -> the rows of the diseases HPO says lack it
         for row, disease in enumerate(nodes):
             for term in profiles.hpo_excluded.get(disease, ()):
@@ -96,62 +95,35 @@ class PhenotypeMatcher:
         return self._graph_terms(self.profiles.annotations(disease, exclude_pmids)) | set(
             self.profiles.hpo_terms.get(disease, ()))
 
-    def _incidence(self, terms_of: dict[int, set[int]], frequencies: bool = False) -> sparse.csr_matrix:
-        """Disease × term matrix, rows in the order of `terms_of`: 1 per annotation, or its frequency."""
-        rows, cols, data = [], [], []
-        for row, (disease, terms) in enumerate(terms_of.items()):
-            known = self.profiles.hpo_terms.get(disease, {})
-            for term in sorted(terms):
-                rows.append(row)
-                cols.append(term)
-                value = known.get(term, np.nan) if frequencies else 1.0
-                data.append(0.0 if np.isnan(value) else value)  # not given: told apart at query time
-        shape = (len(terms_of), len(self.ontology))
-        return sparse.csr_matrix((np.array(data, dtype=np.float32), (rows, cols)), shape=shape)
-
-    def _closure(self, matrix: sparse.csr_matrix) -> sparse.csc_matrix:
-        """Disease × term: the terms at or above one of the disease's annotations. A patient term's best
-        match with a disease is its most informative ancestor in there, found one ancestor column at a
-        time (a few thousand rows each) instead of one pass over every annotation per patient term."""
-        ones = matrix.astype(np.float32)
-        ones.data[:] = 1.0
-        return (ones @ self.ontology.is_below.T.astype(np.float32)).astype(bool).tocsc()
-
-    @lru_cache(maxsize=512)  # noqa: B019 - one matcher per process; a term's row is reused across cases
-    def _best_matches(self, term: int, whole: bool) -> np.ndarray:
-        return _best_matches(self.ontology, self.closures[whole], [term])[0]
-
     def scores(self, patient: list[int], exclude_pmids: frozenset[int] = frozenset(), *,
                gene_known: bool = False, whole: bool = False) -> PhenotypeScores:
         """`patient`: its present findings' terms; `gene_known`: the patient's gene is in the graph, so
         its diseases are the contest; `whole`: a finding outside the face was given (see above)."""
         side = PATIENT_SIDE_WITH_GENE if gene_known else PATIENT_SIDE
-        terms = list(dict.fromkeys(t for t in patient if 0 <= t < len(self.ontology) and self.ontology.ic[t] > 0))
+        terms = usable_terms(self.ontology, patient)
         if not terms:
             zeros = np.zeros(len(self.diseases), dtype=np.float32)
             return PhenotypeScores(self.diseases, zeros, zeros.astype(np.int64), zeros.astype(np.int64))
         raw = self.ontology.resnik_rows(terms)  # (patient terms, all terms)
-        matrix = self.whole if whole else self.facial
-        best = np.stack([self._best_matches(term, whole) for term in terms])
-        match, exact = _match(matrix, best, self.ontology.ic, raw, terms, side)
-        sizes = np.diff(matrix.indptr)
+        rows = self.rows[whole]
+        match, exact = rows.similarity(terms, raw, side)
+        sizes = rows.sizes
         touched = self.profiles.diseases_citing(exclude_pmids)
         if touched:  # recompute the few diseases a held-out paper annotated, without its annotations
             kept = {d: self._whole_terms(d, exclude_pmids) if whole else
                     self._graph_terms(self.profiles.annotations(d, exclude_pmids)) for d in sorted(touched)}
-            incidence = self._incidence(kept)
-            best = _best_matches(self.ontology, self._closure(incidence), terms)
-            sub_match, sub_exact = _match(incidence, best, self.ontology.ic, raw, terms, side)
-            rows = np.searchsorted(self.diseases, list(kept))
-            match[rows], exact[rows] = sub_match, sub_exact
+            sub_match, sub_exact = TermRows(self.ontology, list(kept.values())).similarity(terms, raw, side,
+                                                                                          cached=False)
+            at = np.searchsorted(self.diseases, list(kept))
+            match[at], exact[at] = sub_match, sub_exact
             sizes = sizes.copy()
-            sizes[rows] = [len(kept[d]) for d in kept]
+            sizes[at] = [len(kept[d]) for d in kept]
         return PhenotypeScores(self.diseases, match, exact, sizes)
 
     def contradictions(self, present: list[int], absent: list[int]) -> np.ndarray:
         """Each disease's log likelihood ratio from findings that contradict it (0: none; see above)."""
         found = np.zeros(len(self.diseases), dtype=np.float32)
-        closure = self.closures[True]
+        closure = self.rows[True].closure
         for term in dict.fromkeys(absent):
             rows = closure.indices[closure.indptr[term]:closure.indptr[term + 1]]  # the diseases showing it
             if not len(rows):
@@ -169,36 +141,3 @@ class PhenotypeMatcher:
             np.add.at(found, self.lacking[term], np.log(NOT_RATIO))
         return found
 
-
-def _best_matches(ontology: PhenotypeOntology, closure: sparse.csc_matrix, terms: list[int]) -> np.ndarray:
-    """(terms × diseases): each term's best match with each disease, the IC of its most informative
-    ancestor among the disease's annotations' ancestors (`closure`), the ancestors taken from the
-    least informative up so that the most informative is written last."""
-    best = np.zeros((len(terms), closure.shape[0]), dtype=np.float32)
-    for i, term in enumerate(terms):
-        above = ontology.ancestors(term)
-        for ancestor in above[np.argsort(ontology.ic[above], kind="stable")]:
-            best[i, closure.indices[closure.indptr[ancestor]:closure.indptr[ancestor + 1]]] = ontology.ic[ancestor]
-    return best
-
-
-def _match(matrix: sparse.csr_matrix, best: np.ndarray, ic: np.ndarray, raw: np.ndarray, columns: list[int],
-           patient_side: float):
-    """(symmetric similarity, exact matches) of each row of `matrix` against the patient terms
-    `columns`, whose best matches with each disease are `best` and whose Resnik rows are `raw`."""
-    indptr, indices = matrix.indptr, matrix.indices
-    sizes = np.diff(indptr)
-    rows = np.flatnonzero(sizes)
-    starts = indptr[:-1][rows]
-    to_patient = np.zeros(matrix.shape[0], dtype=np.float32)
-    exact = np.zeros(matrix.shape[0], dtype=np.int64)
-    to_disease = (best / ic[columns][:, None]).mean(axis=0)
-    if len(rows):
-        # each annotation's best patient match, divided by the annotation's IC
-        best_for_term = raw.max(axis=0) / np.where(ic > 0, ic, np.inf)  # the root matches nothing
-        to_patient[rows] = np.add.reduceat(best_for_term[indices], starts) / sizes[rows]
-        is_patient_term = np.zeros(len(ic), dtype=np.int64)
-        is_patient_term[columns] = 1
-        exact[rows] = np.add.reduceat(is_patient_term[indices], starts)
-    match = np.minimum(patient_side * to_disease + (1 - patient_side) * to_patient, 1.0).astype(np.float32)
-    return match, exact

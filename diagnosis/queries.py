@@ -9,15 +9,16 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from diagnosis.profiles import DiseaseProfiles
+from graphstore.schema import FPKG, PHENOPACKET_STORE
 from graphstore.store import GraphStore
 from retrieval.result import CypherRun, Triple
 
 TIMEOUT_MS = 3000
 
 GENE_DISEASES = ("MATCH (g:Genotype)-[r:Cause]->(d:Disease) WHERE g.nid = $gene "
-                 "RETURN d.nid AS disease, r.source AS source")
+                 "RETURN d.nid AS disease, r.source AS source, r.pmids AS pmids")
 VARIANT_DISEASES = ("MATCH (g:Genotype)<-[:Have]-(v:Variation)-[:Cause]->(d:Disease) WHERE g.nid = $gene "
-                    "RETURN d.nid AS disease, v.nid AS variation, v.pmid AS pmid")
+                    "RETURN d.nid AS disease, v.nid AS variation, v.pmid AS pmid, v.source AS source")
 CASES = ("MATCH (g:Genotype)<-[:Have]-(v:Variation)<-[:with_Var]-(s:Sample) WHERE g.nid = $gene "
          "MATCH (v)-[:Cause]->(d:Disease) OPTIONAL MATCH (s)-[:From]->(a:Article) "
          "RETURN d.nid AS disease, s.nid AS sample, coalesce(a.pmid, v.pmid) AS pmid")
@@ -35,6 +36,9 @@ class DiagnosisEvidence:
     profile_rows: list[dict] = field(default_factory=list)
     gene: tuple[int, str] | None = None
     runs: list[CypherRun] = field(default_factory=list)
+
+    def name(self, disease: int) -> str:
+        return self.diseases.get(disease, {}).get("name") or ""
 
     def triples_for(self, ranked, patient_terms: set[int] | None = None) -> list[Triple]:
         """The graph facts behind the ranked diseases (gene links, then shared phenotypes)."""
@@ -71,11 +75,14 @@ def gather_evidence(store: GraphStore, profiles: DiseaseProfiles, *, gene_id: in
 
     if gene_id is not None:
         for row in run(GENE_DISEASES, {"gene": gene_id}, "gene_diseases"):
+            # a link only published patients make is that of their papers: gone with them when held out
+            if row["source"] == PHENOPACKET_STORE and set(row["pmids"] or ()) <= exclude_pmids:
+                continue
             evidence.gene_sources[row["disease"]].add(row["source"] or "HPO")
         for row in run(VARIANT_DISEASES, {"gene": gene_id}, "variant_diseases"):
             if row["pmid"] in exclude_pmids:
                 continue
-            evidence.gene_sources[row["disease"]].add("FPKG variant")
+            evidence.gene_sources[row["disease"]].add(f"{row['source'] or FPKG} variant")
             if row["variation"] in variant_ids:
                 evidence.variant_diseases[row["disease"]].add(row["pmid"])
         samples = {}

@@ -1,16 +1,13 @@
 """The differential diagnosis: candidate diseases ranked by what the graph says of the case.
 
-score = 2.0 × gene support      (the gene is linked to the disease: HPO or a published variant)
-      + 1.0 × variant support   (the patient's own variant is published as causing it)
-      + 1.5 × phenotype match   (Resnik best matches, both directions weighted 0.7 / 0.3, 0.8 / 0.2
-                                 when the gene is known, in [0, 1]: `diagnosis.phenotype_match`)
-      + 0.5 × case support      (share of published patients with the gene who had it, two more
-                                 patients of unknown disease counted in: one patient is weak evidence)
-Candidates: the gene's diseases, its published cases' diseases, the options, and the diseases
-whose profiles best match the phenotypes among all diseases. Ties break by the phenotype match,
-then the number of exactly matched terms, then the disease id: never by name. Every part is
-kept with its evidence, so the ranking explains itself. Excluded PMIDs (a held-out paper) remove
-that paper's cases, variants and annotations from the evidence, candidate selection included,
+score = Σ weight × part, one part per kind of evidence (`diagnosis/evidence/`: the gene link, the
+patient's published variant, the annotation match, contradicting findings, the literature prior, an
+OMIM entry of the gene, ...), weighted as `diagnosis/evidence/weights.json` says (fitted on
+development cases). Candidates: the gene's diseases, its published cases' diseases, the options, and
+those each kind brings (the best annotation matches among all diseases, ...). Ties break by the
+phenotype match, then the number of exactly matched terms, then the disease id: never by name. Every
+part is kept with its evidence, so the ranking explains itself. Excluded PMIDs (a held-out paper)
+remove that paper's cases, variants and annotations from the evidence, candidate selection included,
 without touching the graph.
 """
 
@@ -20,16 +17,15 @@ import re
 import time
 from dataclasses import dataclass, field, replace
 
-import numpy as np
-
 from diagnosis.confidence import ConfidenceModel, case_shape
 from diagnosis.confidence import features as confidence_features
 from diagnosis.conflicts import CHECKED_DISEASES, Conflict, against_exclusions, co_carried, variant_vs_gene
+from diagnosis.evidence import KINDS, CaseEvidence, load_weights
 from diagnosis.groups import DiseaseGroups
 from diagnosis.ontology import PhenotypeOntology
-from diagnosis.phenotype_match import PhenotypeMatcher, PhenotypeScores
+from diagnosis.phenotype_match import PhenotypeMatcher
 from diagnosis.profiles import DiseaseProfiles
-from diagnosis.queries import DiagnosisEvidence, gather_evidence
+from diagnosis.queries import gather_evidence
 from diagnosis.twins import find_twins, merge_twins
 from fpkg.names import fold_name, without_abbreviation
 from graphstore.store import GraphStore
@@ -39,23 +35,14 @@ from retrieval.linking import EntityLinker
 from retrieval.options import link_option
 from retrieval.result import CypherRun, Link, Triple
 
-# cases: FPKG's literature as a prior over the gene's diseases, at the smallest weight that keeps
-# leave-one-paper-out patients (who need it); the share counts UNPUBLISHED_CASES more patients of
-# unknown disease, since one published patient is weak evidence of what a gene usually causes.
-# specific: an OMIM entry the patient's gene is linked to, over an Orphanet entry of the same gene (a
-# clinical group such as "Autosomal recessive primary microcephaly" over "Primary microcephaly 7").
-# Every weight was chosen on development sets only (RESULTS.md lists the figures).
-WEIGHTS = {"gene": 2.0, "variant": 1.0, "phenotype": 1.5, "cases": 0.5, "specific": 0.1, "contradicted": 0.1}
 FINDING_TYPES = ("FACIAL_PHENOTYPE", FINDING)  # present findings, facial or not
 ABSENT = "ABSENT_FINDING"  # a finding written as absent
 # An option the graph does not hold, when the patient's gene supports none of the options (a gene the
 # graph does not hold supports none it holds): by elimination it is the disease, newer than the graph's
-# annotations; the gene's own weight, since the gene speaks against every other option.
-ELIMINATION = WEIGHTS["gene"]
-UNPUBLISHED_CASES = 2
-PRIOR_FIT_MARGIN = 0.1
+# annotations; it weighs as the gene does, since the gene speaks against every other option.
+ELIMINATION = "elimination"
+PART_NAMES = (*(kind.name for kind in KINDS), ELIMINATION)  # every part a ranked disease may show
 TOP_N = 10
-PHENOTYPE_CANDIDATES = 60  # the best phenotype matches among all diseases, added to the gene's
 
 
 @dataclass(frozen=True)
@@ -129,6 +116,7 @@ class DiagnosisRanker:
         self.twin_of = find_twins(*_twin_inputs(reads, self.profiles))
         self.groups = DiseaseGroups.from_store(reads)
         self.confidence_model = ConfidenceModel.load()
+        self.weights = load_weights()
 
     def rank(self, case: DiagnosisCase, hold_out: HoldOut = NOTHING_HELD_OUT) -> Diagnosis:
         started = time.perf_counter()
@@ -144,13 +132,16 @@ class DiagnosisRanker:
         whole = not all(self.ontology.facial[t] for t in present + absent)
         matched = replace(self.matcher.scores(present, exclude_pmids, gene_known=gene is not None, whole=whole),
                           findings=len(present) + len(absent))
-        against = self.matcher.contradictions(present, absent)
+        case_evidence = CaseEvidence(present, absent, gene, variants, hold_out, whole, matched,
+                                     self.matcher.contradictions(present, absent))
+        candidates = set().union(*(kind.candidates(case_evidence) for kind in KINDS))
         evidence = gather_evidence(
             self.store, self.profiles, gene_id=gene.node_id if gene else None, variant_ids=variants,
             phenotype_ids=phenotypes, extra_diseases=[lk.node_id for lk in option_links.values() if lk.node_id],
-            phenotype_candidates=matched.best(PHENOTYPE_CANDIDATES), exclude_pmids=exclude_pmids,
+            phenotype_candidates=sorted(candidates), exclude_pmids=exclude_pmids,
             groups_of=self.groups.groups_of)
         evidence.gene = (gene.node_id, gene.name) if gene else None
+        case_evidence.graph = evidence
         if absent:
             notices.append(f"Written as absent, counted against the diseases that show them: "
                            f"{', '.join(lk.name for lk in links if lk.type == ABSENT and lk.name)}.")
@@ -158,9 +149,7 @@ class DiagnosisRanker:
             notices.append(f"No gene known to the graph: ranked by the findings across all "
                            f"{len(matched.diseases):,} annotated diseases.")
         queried_at = time.perf_counter()
-        # the best fit among the gene's diseases: the literature prior yields to a clearly better one
-        best_fit = max((matched.of(d)[0] for d in evidence.gene_sources), default=0.0)
-        scored = {d: self._score(d, evidence, gene, present, matched, against, best_fit) for d in evidence.diseases}
+        scored = {d: self._score(d, case_evidence) for d in evidence.diseases}
         if case.options:
             ranked, missing = self._rank_options(case.options, option_links, scored, gene, case.gene)
             links += list(option_links.values())
@@ -175,7 +164,7 @@ class DiagnosisRanker:
                               notices, missing)
         self._check_conflicts(diagnosis, evidence, phenotypes, exclude_pmids)
         diagnosis.information = round(float(sum(self.ontology.ic[t] for t in present)), 4)
-        values = confidence_features(diagnosis, WEIGHTS["phenotype"])
+        values = confidence_features(diagnosis, self.weights["phenotype"])
         if self.confidence_model is not None and values is not None:
             diagnosis.confidence = round(self.confidence_model.probability(values, case_shape(diagnosis)), 4)
         _when_no_finding_linked(case, diagnosis)
@@ -238,40 +227,17 @@ class DiagnosisRanker:
             return self.ontology.index_of_hpo.get(link.ids[0])
         return self.ontology.node_term.get(link.node_id) if link.node_id is not None else None
 
-    def _score(self, disease: int, evidence: DiagnosisEvidence, gene: Link | None,
-               present: list[int], matched: PhenotypeScores, against: np.ndarray, best_fit: float) -> RankedDisease:
-        info = evidence.diseases[disease]
+    def _score(self, disease: int, case: CaseEvidence) -> RankedDisease:
+        """Each kind's part, weighted, with the words it rests on; the score is their sum."""
         parts: dict[str, float] = {}
         lines: list[str] = []
-        if gene is not None and disease in evidence.gene_sources:
-            parts["gene"] = WEIGHTS["gene"]
-            sources = ", ".join(sorted(evidence.gene_sources[disease]))
-            lines.append(f"{gene.name} is linked to {info['name']} ({sources})")
-            if (info.get("disease_id") or "").startswith("OMIM:"):
-                parts["specific"] = WEIGHTS["specific"]
-        if disease in evidence.variant_diseases:
-            parts["variant"] = WEIGHTS["variant"]
-            pmids = sorted(evidence.variant_diseases[disease])
-            lines.append(f"the patient's variant is published as causing {info['name']} "
-                         f"(PMID {', '.join(map(str, pmids))})")
-        similarity, exact, annotated = matched.of(disease)
-        if present and annotated:
-            parts["phenotype"] = round(WEIGHTS["phenotype"] * similarity, 4)
-            lines.append(f"{exact} of {len(present)} findings annotated exactly, similarity "
-                         f"{similarity:.2f} over {annotated} annotated findings")
-        # on the phenotype match's scale: its mean over the findings, not a sum growing with their number
-        contradicted = matched.at(against, disease) / max(matched.findings, 1)
-        if contradicted < 0:
-            parts["contradicted"] = round(WEIGHTS["contradicted"] * contradicted, 4)
-            lines.append(f"contradicted by the findings (log likelihood ratio {contradicted:.2f}): a finding "
-                         "the patient lacks that it shows, or one HPO says it lacks")
-        cases = evidence.case_diseases.get(disease, 0)
-        if cases and evidence.case_total:
-            # FPKG's published patients are a prior for patients of that literature: it fades as another
-            # disease of the gene fits the patient's findings better by up to PRIOR_FIT_MARGIN
-            fades = max(0.0, 1 - (best_fit - similarity) / PRIOR_FIT_MARGIN) if present else 1.0
-            parts["cases"] = round(WEIGHTS["cases"] * fades * cases / (evidence.case_total + UNPUBLISHED_CASES), 4)
-            lines.append(f"{cases} of {evidence.case_total} published patients with the gene had it")
+        for kind in KINDS:
+            if not self.weights[kind.name] or (part := kind.part(disease, case)) is None:
+                continue
+            parts[kind.name] = round(self.weights[kind.name] * part.value, 4)
+            lines.append(part.line)
+        _, exact, annotated = case.matched.of(disease)
+        info = case.graph.diseases[disease]
         return RankedDisease(info["name"], disease, info.get("disease_id"), round(sum(parts.values()), 4),
                              parts, lines, exact=exact, annotated=annotated)
 
@@ -296,7 +262,7 @@ class DiagnosisRanker:
                 continue
             outside = unknown[letter]
             if given_gene and not supported:
-                outside.parts["elimination"] = ELIMINATION
+                outside.parts[ELIMINATION] = self.weights["gene"]
                 outside.evidence.append(f"{gene.name if gene else given_gene} supports none of the other options: "
                                         "by elimination, a disease newer than the graph's annotations")
             ranked.append(replace(outside, score=round(sum(outside.parts.values()), 4), option=letter))
@@ -309,10 +275,10 @@ class DiagnosisRanker:
         parts, lines = {}, [f"{named}not in the graph's annotations"]
         mondo_gene = self.linker.mondo.series_gene.get(link.ids[-1]) if link.ids else None
         if gene is not None and (mondo_gene or "").upper() == gene.name.upper():
-            parts["gene"] = WEIGHTS["gene"]
+            parts["gene"] = self.weights["gene"]
             lines.append(f"MONDO names {gene.name} as its gene")
         elif gene is not None and _names_gene(name, gene.name):
-            parts["gene"] = WEIGHTS["gene"]
+            parts["gene"] = self.weights["gene"]
             lines.append(f"its name names the patient's gene {gene.name}")
         return RankedDisease(name, None, None, 0.0, parts, lines, in_graph=False)
 

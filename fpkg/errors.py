@@ -60,6 +60,12 @@ class CorruptStoreError(DumpError, ValueError):
     """A store record holds something the record format does not allow."""
 
 
+class PhenopacketError(FpkgError, ValueError):
+    """A file is not a GA4GH Phenopacket v2 the project can use (not JSON, not the schema, no diagnosis)."""
+
+    exit_code = EXIT_USER_ERROR
+
+
 class HpoError(FpkgError):
     """The HPO release folder is missing files or cannot be read."""
 

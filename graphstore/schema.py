@@ -33,6 +33,12 @@ CAUSE = "Cause"  # (Genotype)-[:Cause]->(Disease), (Variation)-[:Cause]->(Diseas
 AFFECT = "Affect"  # (Genotype)-[:Affect]->(FacePhenotype)
 IS_A = "is_a"  # (FacePhenotype)-[:is_a]->(FacePhenotype), from HPO
 MEMBER_OF = "member_of"  # (Disease)-[:member_of]->(Disease): a numbered member to its group, from MONDO
+# FPKG's patients and the published patients beside them
+WITH_PHENOTYPE = "with_FP"  # (FacePhenotype)-[:with_FP]->(Sample): a patient's facial finding
+WITH_VARIANT = "with_Var"  # (Sample)-[:with_Var]->(Variation)
+HAVE = "Have"  # (Variation)-[:Have]->(Genotype)
+FROM = "From"  # (Sample)-[:From]->(Article)
+DIAGNOSED = "Diagnosed"  # (Sample)-[:Diagnosed]->(Disease): a published patient's diagnosis (phenopacket-store)
 CURATABLE = ((DISEASE, EXHIBIT, PHENOTYPE), (GENE, CAUSE, DISEASE), (GENE, AFFECT, PHENOTYPE))
 
 # ---- sources: every node and relationship records where it comes from ------------------------
@@ -41,7 +47,9 @@ HPO = "HPO"  # the Human Phenotype Ontology layer
 FPKG_AND_HPO = "FPKG+HPO"  # a node both hold
 CURATED = "curated"  # a fact a curator merged (curation/)
 MONDO = "MONDO"  # disease identity: groups and their members
-SOURCES = (FPKG, HPO, CURATED)  # where a disease's genes and phenotypes come from
+PHENOPACKET_STORE = "phenopacket-store"  # GA4GH phenopacket-store's published patients
+SOURCES = (FPKG, HPO, CURATED, PHENOPACKET_STORE)  # where a disease's genes and phenotypes come from
+LIST_SEPARATOR = ";"  # several ids in one property (a patient's HPO findings, a node's other ids)
 
 
 def node_name(label: str, properties: dict[str, Any]) -> str:

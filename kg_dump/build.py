@@ -11,15 +11,17 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from fpkg.config import Settings
+from fpkg.config import Settings, beside_data
+from fpkg.errors import DataFileError
 from graphstore.graph import Graph
 from identity.mondo import Mondo, default_mondo_dir, tables_fingerprint
 from kg_dump.data_files import data_file
 from kg_dump.dump_reader import read_dump
 from kg_dump.hpo_layer import default_hpo_dir, load_hpo_layer, release_fingerprint
 from kg_dump.merge import merge_hpo, tag_fpkg_sources
+from kg_dump.phenopacket_store import StoreRead, read_store, store_path, store_sha256
 
-BUILD_VERSION = 5  # bump when the graph's shape changes, to force a rebuild
+BUILD_VERSION = 6  # bump when the graph's shape changes, to force a rebuild
 
 # (label, property) pairs that lookups and templates filter on.
 LOOKUP_INDEXES = [
@@ -42,6 +44,7 @@ class BuildReport:
     hpo_release: str = ""  # hp.obo's data-version, e.g. "hp/releases/2025-01-16"
     mondo_release: str = ""  # "" when the MONDO tables were not found: disease identity by names only
     identity: dict = field(default_factory=dict)  # what MONDO matched, grouped and corrected
+    patients: dict = field(default_factory=dict)  # the published patients merged (phenopacket-store)
 
 
 def _inputs(settings: Settings, with_hpo: bool, hpo_dir: Path | None) -> dict:
@@ -51,7 +54,21 @@ def _inputs(settings: Settings, with_hpo: bool, hpo_dir: Path | None) -> dict:
     if with_hpo:
         inputs["hpo"] = release_fingerprint(hpo_dir or settings.hpo_dir or default_hpo_dir())
         inputs["mondo"] = tables_fingerprint(mondo_folder(settings))
+        store = patients_source(settings)
+        inputs["phenopacket_store"] = store_sha256(store) if store else "none"
     return inputs
+
+
+def patients_folder(settings: Settings) -> Path:
+    return settings.phenopacket_store_dir or beside_data(settings.data_dir, "phenopacket-store")
+
+
+def patients_source(settings: Settings) -> Path | None:
+    """phenopacket-store's release zip (or folder) when there is one, else None: no published patients."""
+    try:
+        return store_path(patients_folder(settings))
+    except DataFileError:
+        return None
 
 
 def mondo_folder(settings: Settings) -> Path:
@@ -72,16 +89,29 @@ def assemble_graph(settings: Settings, *, with_hpo: bool = True,
         report.hpo_release = layer.release
         mondo = Mondo.load(mondo_folder(settings))
         report.mondo_release = mondo.release
-        merge_report = merge_hpo(graph, layer, mondo)
+        report.seconds["hpo_layer"] = round(time.perf_counter() - started, 2)
+        started = time.perf_counter()
+        patients = _read_patients(settings)
+        report.seconds["patients_read"] = round(time.perf_counter() - started, 2)
+        started = time.perf_counter()
+        merge_report = merge_hpo(graph, layer, mondo, patients)
         report.identity = {**merge_report.identity.summary(), "series_links": merge_report.series.counts()}
         report.merged = dict(merge_report.merged)
         report.added = {"nodes": dict(merge_report.added_nodes),
                         "relationships": dict(merge_report.added_relationships),
                         "relationships_merged": dict(merge_report.merged_relationships)}
-        report.seconds["hpo_layer"] = round(time.perf_counter() - started, 2)
+        if merge_report.patients is not None:
+            report.patients = {**merge_report.patients.summary(), "source": patients.source,
+                               "sha256": patients.sha256}
+        report.seconds["merge"] = round(time.perf_counter() - started, 2)
     report.counts = {"nodes": len(graph.nodes), "relationships": len(graph.relationships),
                      "labels": dict(graph.label_counts()), "types": dict(graph.type_counts())}
     return graph, report
+
+
+def _read_patients(settings: Settings) -> StoreRead | None:
+    source = patients_source(settings)
+    return read_store(patients_folder(settings), settings.cache_dir) if source else None
 
 
 def manifest_path(settings: Settings) -> Path:

@@ -18,6 +18,8 @@ from identity.mondo import Mondo
 from identity.series import SeriesCorrections, correct_series_links
 from kg_dump.disease_identity import ID_SEPARATOR, IdentityReport, identify_fpkg_diseases, link_groups
 from kg_dump.hpo_layer import HpoLayer
+from kg_dump.merge_patients import PatientsReport, merge_patients
+from kg_dump.phenopacket_store import StoreRead
 
 HPO_ID_OFFSET = 1_000_000  # new nodes and relationships get ids above FPKG's
 SYNONYM_SEPARATOR = ";"  # FPKG stores synonyms as one ';'-joined string
@@ -31,6 +33,7 @@ class MergeReport:
     merged_relationships: Counter = field(default_factory=Counter)
     identity: IdentityReport = field(default_factory=IdentityReport)
     series: SeriesCorrections = field(default_factory=SeriesCorrections)
+    patients: PatientsReport | None = None  # the published patients merged (phenopacket-store)
 
 
 def tag_fpkg_sources(graph: Graph) -> None:
@@ -56,8 +59,8 @@ class _Merger:
     def nodes_with(self, label: str) -> list[Node]:
         return [n for n in self.graph.nodes if label in n.labels]
 
-    def add_node(self, label: str, properties: dict) -> Node:
-        node = Node(self.next_node_id, [label], {**properties, "source": HPO})
+    def add_node(self, label: str, properties: dict, source: str = HPO) -> Node:
+        node = Node(self.next_node_id, [label], {**properties, "source": source})
         self.next_node_id += 1
         self.graph.nodes.append(node)
         self.report.added_nodes[label] += 1
@@ -71,28 +74,32 @@ class _Merger:
             node.properties["source"] = FPKG_AND_HPO
             self.report.merged[label] += 1
 
-    def link(self, start: int, rel_type: str, end: int, properties: dict | None = None) -> None:
+    def link(self, start: int, rel_type: str, end: int, properties: dict | None = None,
+             source: str = HPO) -> Relationship:
         properties = {k: v for k, v in (properties or {}).items() if v is not None}
         existing = self.pairs.get((start, rel_type, end))
         if existing is not None:
-            if existing.properties.get("source") == FPKG:
+            if source == HPO and existing.properties.get("source") == FPKG:
                 existing.properties.update(properties)
                 existing.properties["source"] = FPKG_AND_HPO
                 self.report.merged_relationships[rel_type] += 1
-            return
-        rel = Relationship(self.next_rel_id, rel_type, start, end, {**properties, "source": HPO})
+            return existing
+        rel = Relationship(self.next_rel_id, rel_type, start, end, {**properties, "source": source})
         self.next_rel_id += 1
         self.graph.relationships.append(rel)
         self.pairs[(start, rel_type, end)] = rel
         self.report.added_relationships[rel_type] += 1
+        return rel
 
 
 EXCLUDES_SEPARATOR = ";"
 
 
-def merge_hpo(graph: Graph, layer: HpoLayer, mondo: Mondo | None = None) -> MergeReport:
+def merge_hpo(graph: Graph, layer: HpoLayer, mondo: Mondo | None = None,
+              patients: StoreRead | None = None) -> MergeReport:
     """Adds `layer` to `graph` in place (FPKG nodes must already carry `source`), with disease identity
-    from `mondo` (`kg_dump.disease_identity`; none when it is empty)."""
+    from `mondo` (`kg_dump.disease_identity`; none when it is empty), and the published `patients`
+    (`kg_dump.merge_patients`) before groups are linked, so that a disease only they name has its group."""
     mondo = mondo or Mondo()
     merger = _Merger(graph)
     identify_fpkg_diseases(graph, mondo, merger.report.identity)
@@ -113,6 +120,8 @@ def merge_hpo(graph: Graph, layer: HpoLayer, mondo: Mondo | None = None) -> Merg
     for symbol, disease_id in sorted(gene_diseases):
         merger.link(gene_ids[symbol], CAUSE, disease_ids[disease_id])
     _mark_exclusions(merger, layer, disease_ids)
+    if patients is not None:
+        merger.report.patients = merge_patients(merger, patients, mondo)
     merger.next_rel_id = link_groups(graph, mondo, merger.report.identity, merger.next_rel_id)
     return merger.report
 

@@ -1,0 +1,60 @@
+"""The one shape every kind of evidence has: for each candidate disease, a value and the words it rests on.
+
+A kind reads the case's shared evidence (`CaseEvidence`: the linked findings, the gene's graph facts,
+the annotation match, the published patients' similarity) and may propose candidates of its own. The
+ranker adds each kind's value times its weight (`diagnosis/evidence/weights.json`, fitted on
+development cases by `python -m bench fit-weights`) and shows each part in the ranked table, as
+Exomiser's prioritisers or LIRICAL's likelihood ratios are shown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from diagnosis.phenotype_match import PhenotypeScores
+from diagnosis.queries import DiagnosisEvidence
+from retrieval.hold_out import HoldOut
+from retrieval.result import Link
+
+
+@dataclass(frozen=True)
+class Part:
+    value: float  # on the kind's own scale (its weight turns it into score)
+    line: str  # what it rests on, in words a clinician reads
+
+
+@dataclass
+class CaseEvidence:
+    """What the kinds read for one case: computed once, before any kind scores a disease."""
+
+    present: list[int]  # the patient's present findings (ontology terms)
+    absent: list[int]  # the findings it lacks
+    gene: Link | None  # the patient's gene, when the graph knows it
+    variants: list[int]  # the graph's variant nodes the patient's variant text links to
+    hold_out: HoldOut
+    whole: bool  # a finding beside the face was given: whole profiles are compared
+    matched: PhenotypeScores  # every disease's annotation match
+    against: np.ndarray  # every disease's log likelihood ratio from contradicting findings
+    graph: DiagnosisEvidence = field(default_factory=DiagnosisEvidence)  # the gene's facts, names
+    patients: object | None = None  # diagnosis.published_patients.PatientScores, when there are patients
+    extra: dict = field(default_factory=dict)  # what one kind computes once per case for itself
+
+    @property
+    def findings(self) -> int:
+        return len(self.present) + len(self.absent)
+
+
+class EvidenceKind:
+    """One kind of evidence. `name` is its part's name in the ranked table."""
+
+    name = ""
+
+    def candidates(self, case: CaseEvidence) -> set[int]:
+        """Diseases this kind brings into the ranking (besides the gene's and the options)."""
+        return set()
+
+    def part(self, disease: int, case: CaseEvidence) -> Part | None:
+        """This kind's value for `disease`, or None when it says nothing of it."""
+        raise NotImplementedError
