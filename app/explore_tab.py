@@ -49,8 +49,8 @@ def explore(pipeline: Pipeline, name: str, sources: list[str] | None, min_count:
     figure = sankey_figure(flows)
     origins = sorted({origin for _, _, origin, _ in flows.links()})
     lines = [f"**{root.name}** ({kind}){matched}: {len(flows.nodes())} nodes, {len(flows.counts)} links from "
-             f"{' and '.join(origins)}. FPKG counts are patients; HPO counts annotations. Hover for counts; the "
-             "toolbar's camera saves a PNG.", *(f"- {notice}" for notice in flows.notices)]
+             f"{' and '.join(origins)}. FPKG and phenopacket-store count patients; HPO counts annotations. "
+             "Hover for counts; the toolbar's camera saves a PNG.", *(f"- {notice}" for notice in flows.notices)]
     return "\n".join(lines), figure, table_rows(flows), _export(figure, root.name), _cypher(flows.queries, root.node_id)
 
 
@@ -93,8 +93,9 @@ def build_tab(pipeline: Pipeline, access: Access) -> None:
             name = gr.Textbox(label="Gene or disease", placeholder="e.g. KDM6A or Kabuki syndrome 2",
                               elem_id="explore-name")
             sources = gr.CheckboxGroup(list(SOURCES), value=["FPKG"], label="Sources",
-                                       info="FPKG: published patients (HPO's annotations are shown when FPKG has "
-                                            "none); HPO: annotations; curated: facts merged by curators",
+                                       info="FPKG: its published patients (HPO's annotations are shown when FPKG "
+                                            "has none); phenopacket-store: GA4GH phenopacket-store's published "
+                                            "patients; HPO: annotations; curated: facts merged by curators",
                                        elem_id="explore-sources")
             min_count = gr.Number(value=1, minimum=1, maximum=MAX_MIN_COUNT, precision=0, label="Minimum count",
                                   elem_id="explore-min-count")

@@ -5,6 +5,7 @@
     option-links  does each answer option name link to its own disease (the phenopacket set's names)
     generalise    dev/test sets from public data (held-out papers, simulated patients): ranker and a baseline
     calibrate     fit the top answer's confidence on the dev cases; its Brier score and reliability on test
+    fit-weights   fit each kind of evidence's weight on the dev cases (diagnosis/evidence/weights.json)
     domain        the 100 domain questions: coverage and a MiniLM BERTScore-style score per task
     question-devset  knowledge questions as people write them (reworded, lower case, typos), from HPO: a CSV
     consistency   each question 5 times: share of the most frequent answer
@@ -45,8 +46,8 @@ from fpkg.errors import EXIT_FAILURE
 # Each module has register(subparsers, common): its parser, with a `handler(args, context)`
 # that returns (variant, result dict, text summary). A parser may also set `environ_defaults`
 # (environment variables applied before torch loads) and a result `failed_checks` (exit 1).
-COMMAND_MODULES = ("bench.diagnosis", "bench.generalise", "bench.calibration", "bench.domain", "bench.repeat",
-                   "bench.perf", "bench.suite", "bench.report", "bench.load", "bench.server_cost",
+COMMAND_MODULES = ("bench.diagnosis", "bench.generalise", "bench.calibration", "bench.fit_weights", "bench.domain",
+                   "bench.repeat", "bench.perf", "bench.suite", "bench.report", "bench.load", "bench.server_cost",
                    "bench.vector_speed", "bench.glee_check", "bench.ner_speed", "bench.gpu_smoke",
                    "bench.question_devset", "bench.cypher_prompts", "bench.context_size", "bench.option_links",
                    "bench.ask_relations")

@@ -108,6 +108,10 @@ def run_case(pipeline, baseline: PlainBaseline, case: DevCase) -> dict[str, Any]
     baseline_ms = (time.perf_counter() - started) * 1000
     return {"set": case.set_name, "condition": case.condition, "split": case.split, "case": case.case_id,
             "truth": case.truth_name, "truth_id": case.truth_disease_id,
+            # the ceilings: the knowledge (HPO and published patients, own paper held out), and HPO alone,
+            # links the case's gene to its true disease
+            "reachable": bool(case.gene) and case.truth_node in diagnosis.gene_diseases,
+            "reachable_hpo": bool(case.gene) and case.truth_node in baseline.gene_filter(case.gene),
             "ranker_rank": ranker_position(diagnosis.ranked, case),
             "ranker_top": diagnosis.answer.name if diagnosis.answer else None,
             "baseline_rank": position, "baseline_top": top,
@@ -124,6 +128,11 @@ def shares(items: list[dict[str, Any]], who: str, options: bool) -> dict[str, fl
     return {"top1": share(1), "top10": None if options else share(TOP_K)}
 
 
+def _share(items: list[dict[str, Any]], key: str) -> float | None:
+    """The share of cases with `key` true; None when no case names a gene (no ceiling to speak of)."""
+    return round(sum(bool(item.get(key)) for item in items) / len(items), 4) if items else None
+
+
 def cell(key: tuple[str, str, str], items: list[dict[str, Any]]) -> dict[str, Any]:
     options = key[1] == "four_options"
     omim = [item for item in items if (item["truth_id"] or "").startswith("OMIM:")]
@@ -132,6 +141,7 @@ def cell(key: tuple[str, str, str], items: list[dict[str, Any]]) -> dict[str, An
             "ranker_latency_ms": percentiles(item["ranker_ms"] for item in items),
             "baseline_latency_ms": percentiles(item["baseline_ms"] for item in items),
             "conflicts": conflict_counts(items, lambda item: item["ranker_rank"] != 1),
+            "ceiling": _share(items, "reachable"), "ceiling_hpo": _share(items, "reachable_hpo"),
             # the baseline knows OMIM diseases only: its fair comparison is on these cases
             "omim_truth": {"n": len(omim), "ranker": shares(omim, "ranker", options),
                            "baseline": shares(omim, "baseline", options)}}
@@ -171,8 +181,8 @@ def summary(result: dict[str, Any]) -> str:
     lines = [f"generalise: {', '.join(result['sets'])} on {', '.join(result['splits'])}"
              f"{f', at most {limit} cases per cell' if limit else ''}; HPO {hpo['hp_obo']}; "
              f"NER {result['ner_model'] or 'rules only'}", "",
-             header[0] + " ranker p50 ms |", header[1] + "---:|"]
-    lines += [row(c, c) + f" {c['ranker_latency_ms'].get('p50', 0):.0f} |" for c in result["cells"]]
+             header[0] + " ceiling (HPO alone) | ranker p50 ms |", header[1] + "---:|---:|"]
+    lines += [row(c, c) + f" {_ceiling(c)} | {c['ranker_latency_ms'].get('p50', 0):.0f} |" for c in result["cells"]]
     partial = [c for c in result["cells"] if c["omim_truth"]["n"] != c["n"]]
     if partial:  # where some truths are Orphanet diseases, which the baseline cannot name
         lines += ["", "Cases whose truth is an OMIM disease (the only kind the baseline knows):", "", *header]
@@ -185,6 +195,13 @@ def summary(result: dict[str, Any]) -> str:
         if figures:
             lines += ["", *reliability_markdown(f"Confidence of the top answer, {split}", figures)]
     return "\n".join(lines)
+
+
+def _ceiling(cell: dict[str, Any]) -> str:
+    """The share of cases whose gene the knowledge links to the truth (HPO's alone in brackets); – without a gene."""
+    if not cell.get("ceiling_hpo") and not cell.get("ceiling"):
+        return "–"
+    return f"{cell['ceiling']:.1%} ({cell['ceiling_hpo']:.1%})"
 
 
 # ---- command line ----------------------------------------------------------------------

@@ -36,6 +36,7 @@ class PhenotypeOntology:
             self.node_term[row["id"]] = term
         self.term_node = {term: node for node, term in self.node_term.items()}
         extra = len(self.hpo_ids) - len(hpo.terms)
+        self.names: list[str] = [*hpo.names, *[""] * extra]  # HPO's labels (FPKG's own terms: see the graph)
         self.parents: list[tuple[int, ...]] = [*hpo.parents, *[()] * extra]
         known = hpo.ic[hpo.ic > 0]
         median = float(statistics.median(known.tolist())) if len(known) else 1.0

@@ -20,14 +20,16 @@ from dataclasses import dataclass, field, replace
 from diagnosis.confidence import ConfidenceModel, case_shape
 from diagnosis.confidence import features as confidence_features
 from diagnosis.conflicts import CHECKED_DISEASES, Conflict, against_exclusions, co_carried, variant_vs_gene
-from diagnosis.evidence import KINDS, CaseEvidence, load_weights
+from diagnosis.evidence import KINDS, CaseEvidence, Part, load_weights
 from diagnosis.groups import DiseaseGroups
 from diagnosis.ontology import PhenotypeOntology
-from diagnosis.phenotype_match import PhenotypeMatcher
+from diagnosis.phenotype_match import PATIENT_SIDE, PhenotypeMatcher
 from diagnosis.profiles import DiseaseProfiles
+from diagnosis.published_patients import CasePatients, NearestPatient, PublishedPatients
 from diagnosis.queries import gather_evidence
 from diagnosis.twins import find_twins, merge_twins
 from fpkg.names import fold_name, without_abbreviation
+from graphstore.schema import DIAGNOSED, DISEASE, SAMPLE
 from graphstore.store import GraphStore
 from retrieval.findings import FINDING, FindingLinker
 from retrieval.hold_out import NOTHING_HELD_OUT, HoldOut
@@ -39,10 +41,12 @@ FINDING_TYPES = ("FACIAL_PHENOTYPE", FINDING)  # present findings, facial or not
 ABSENT = "ABSENT_FINDING"  # a finding written as absent
 # An option the graph does not hold, when the patient's gene supports none of the options (a gene the
 # graph does not hold supports none it holds): by elimination it is the disease, newer than the graph's
-# annotations; it weighs as the gene does, since the gene speaks against every other option.
+# annotations; it weighs as the gene's support of an OMIM entry does (gene and specific), since the gene speaks
+# against every other option.
 ELIMINATION = "elimination"
 PART_NAMES = (*(kind.name for kind in KINDS), ELIMINATION)  # every part a ranked disease may show
 TOP_N = 10
+PATIENTS_FOR, PATIENTS_SHOWN = 3, 3  # the nearest published patients of the first 3 diseases are shown
 
 
 @dataclass(frozen=True)
@@ -86,6 +90,20 @@ class RankedDisease:
 
 
 @dataclass
+class PreparedCase:
+    """A case linked, with its candidates and each kind's part of each: a ranking less its weights."""
+
+    case: DiagnosisCase
+    links: list[Link]
+    notices: list[str]
+    option_links: dict[str, Link]
+    evidence: CaseEvidence
+    parts: dict[int, dict[str, Part]]  # candidate disease -> kind -> its part, unweighted
+    phenotypes: list[int]  # the graph's phenotype nodes of the present findings
+    timings: dict[str, float]  # perf_counter() when it started, was linked, was queried
+
+
+@dataclass
 class Diagnosis:
     ranked: list[RankedDisease]
     selective: bool
@@ -98,6 +116,9 @@ class Diagnosis:
     confidence: float | None = None  # that the top answer is right (diagnosis/confidence.py)
     conflicts: list[Conflict] = field(default_factory=list)  # facts that disagree (diagnosis/conflicts.py)
     information: float = 0.0  # the linked phenotypes' summed information content: how much they say
+    gene_diseases: frozenset[int] = frozenset()  # what the knowledge links the gene to (a held-out paper's left out)
+    # the published patients most like the case, for the first ranked diseases (disease node -> patients)
+    nearest_patients: dict[int, list[NearestPatient]] = field(default_factory=dict)
 
     @property
     def answer(self) -> RankedDisease | None:
@@ -106,9 +127,11 @@ class Diagnosis:
 
 class DiagnosisRanker:
     def __init__(self, store: GraphStore, linker: EntityLinker, ontology: PhenotypeOntology,
-                 profiles: DiseaseProfiles, findings: FindingLinker, *, startup_reads: GraphStore | None = None):
+                 profiles: DiseaseProfiles, findings: FindingLinker, *, startup_reads: GraphStore | None = None,
+                 patients: PublishedPatients | None = None):
         """`findings`: links findings beside the face (any HPO term); `startup_reads`: where the
-        start's own reads go (graphstore.startup_reads), else `store`."""
+        start's own reads go (graphstore.startup_reads), else `store`; `patients`: the published
+        patients (read from the graph when not given)."""
         self.store, self.linker, self.ontology, self.findings = store, linker, ontology, findings
         reads = startup_reads or store
         self.profiles = profiles
@@ -117,8 +140,36 @@ class DiagnosisRanker:
         self.groups = DiseaseGroups.from_store(reads)
         self.confidence_model = ConfidenceModel.load()
         self.weights = load_weights()
+        self.patients = patients if patients is not None else PublishedPatients.from_store(reads, ontology)
 
     def rank(self, case: DiagnosisCase, hold_out: HoldOut = NOTHING_HELD_OUT) -> Diagnosis:
+        prepared = self.prepare(case, hold_out)
+        ranked, missing = self.order(prepared)
+        queried_at = prepared.timings["queried"]
+        links, notices = prepared.links, prepared.notices
+        if case.options:
+            links += list(prepared.option_links.values())
+        if not ranked:
+            notices.append("The graph holds no disease for this gene or these phenotypes.")
+        evidence = prepared.evidence.graph
+        diagnosis = Diagnosis(ranked, bool(case.options), links, evidence.triples_for(ranked), evidence.runs,
+                              notices, missing)
+        self._add_nearest_patients(diagnosis, prepared)
+        if prepared.evidence.gene is not None:
+            diagnosis.gene_diseases = frozenset(evidence.gene_sources)
+        self._check_conflicts(diagnosis, evidence, prepared.phenotypes, hold_out.pmids)
+        diagnosis.information = round(float(sum(self.ontology.ic[t] for t in prepared.evidence.present)), 4)
+        values = confidence_features(diagnosis, self.weights["phenotype"])
+        if self.confidence_model is not None and values is not None:
+            diagnosis.confidence = round(self.confidence_model.probability(values, case_shape(diagnosis)), 4)
+        _when_no_finding_linked(case, diagnosis)
+        started, linked_at = prepared.timings["started"], prepared.timings["linked"]
+        diagnosis.timings_ms = {"linking": _ms(started, linked_at), "queries": _ms(linked_at, queried_at),
+                                "ranking": _ms(queried_at, time.perf_counter())}
+        return diagnosis
+
+    def prepare(self, case: DiagnosisCase, hold_out: HoldOut = NOTHING_HELD_OUT) -> PreparedCase:
+        """The case linked, its candidates gathered and every kind's part of each: all but the weights."""
         started = time.perf_counter()
         exclude_pmids = hold_out.pmids
         links, notices = self._link(case)
@@ -132,45 +183,56 @@ class DiagnosisRanker:
         whole = not all(self.ontology.facial[t] for t in present + absent)
         matched = replace(self.matcher.scores(present, exclude_pmids, gene_known=gene is not None, whole=whole),
                           findings=len(present) + len(absent))
-        case_evidence = CaseEvidence(present, absent, gene, variants, hold_out, whole, matched,
-                                     self.matcher.contradictions(present, absent))
-        candidates = set().union(*(kind.candidates(case_evidence) for kind in KINDS))
-        evidence = gather_evidence(
+        found = CaseEvidence(present, absent, gene, variants, hold_out, whole, matched,
+                             self.matcher.contradictions(present, absent))
+        if len(self.patients) and present:
+            scores = self.patients.scores(present, whole=whole, patient_side=PATIENT_SIDE, exclude_pmids=exclude_pmids)
+            found.patients = CasePatients(self.patients, scores, frozenset(present))
+        candidates = set().union(*(kind.candidates(found) for kind in KINDS))
+        found.graph = gather_evidence(
             self.store, self.profiles, gene_id=gene.node_id if gene else None, variant_ids=variants,
             phenotype_ids=phenotypes, extra_diseases=[lk.node_id for lk in option_links.values() if lk.node_id],
             phenotype_candidates=sorted(candidates), exclude_pmids=exclude_pmids,
             groups_of=self.groups.groups_of)
-        evidence.gene = (gene.node_id, gene.name) if gene else None
-        case_evidence.graph = evidence
+        found.graph.gene = (gene.node_id, gene.name) if gene else None
         if absent:
             notices.append(f"Written as absent, counted against the diseases that show them: "
                            f"{', '.join(lk.name for lk in links if lk.type == ABSENT and lk.name)}.")
         if gene is None and present:
             notices.append(f"No gene known to the graph: ranked by the findings across all "
                            f"{len(matched.diseases):,} annotated diseases.")
-        queried_at = time.perf_counter()
-        scored = {d: self._score(d, case_evidence) for d in evidence.diseases}
+        parts = {d: {kind.name: part for kind in KINDS if (part := kind.part(d, found)) is not None}
+                 for d in found.graph.diseases}
+        return PreparedCase(case, links, notices, option_links, found, parts, phenotypes,
+                            {"started": started, "linked": linked_at, "queried": time.perf_counter()})
+
+    def order(self, prepared: PreparedCase, weights: dict[str, float] | None = None
+              ) -> tuple[list[RankedDisease], list[str]]:
+        """The ranking of a prepared case under `weights` (default: the fitted ones): each candidate scored,
+        twins merged, groups resolved; for a selective case, the options and those outside the graph."""
+        weights = weights or self.weights
+        found, case = prepared.evidence, prepared.case
+        scored = {d: self._score(d, prepared.parts[d], found, weights) for d in found.graph.diseases}
         if case.options:
-            ranked, missing = self._rank_options(case.options, option_links, scored, gene, case.gene)
-            links += list(option_links.values())
-        else:
-            ordered = merge_twins(sorted(scored.values(), key=_order), self.twin_of)
-            caused = set(evidence.gene_sources) if gene is not None else set()
-            ranked = self.groups.resolve(ordered, caused)[:TOP_N]
-            missing = []
-        if not ranked:
-            notices.append("The graph holds no disease for this gene or these phenotypes.")
-        diagnosis = Diagnosis(ranked, bool(case.options), links, evidence.triples_for(ranked), evidence.runs,
-                              notices, missing)
-        self._check_conflicts(diagnosis, evidence, phenotypes, exclude_pmids)
-        diagnosis.information = round(float(sum(self.ontology.ic[t] for t in present)), 4)
-        values = confidence_features(diagnosis, self.weights["phenotype"])
-        if self.confidence_model is not None and values is not None:
-            diagnosis.confidence = round(self.confidence_model.probability(values, case_shape(diagnosis)), 4)
-        _when_no_finding_linked(case, diagnosis)
-        diagnosis.timings_ms = {"linking": _ms(started, linked_at), "queries": _ms(linked_at, queried_at),
-                                "ranking": _ms(queried_at, time.perf_counter())}
-        return diagnosis
+            return self._rank_options(case.options, prepared.option_links, scored, found.gene, case.gene, weights)
+        ordered = merge_twins(sorted(scored.values(), key=_order), self.twin_of)
+        caused = set(found.graph.gene_sources) if found.gene is not None else set()
+        return self.groups.resolve(ordered, caused)[:TOP_N], []
+
+    def _add_nearest_patients(self, diagnosis: Diagnosis, prepared: PreparedCase) -> None:
+        """The published patients most like the case, for the first diseases ranked, as triples too
+        (patient -[Diagnosed]-> disease, with its paper's PMID)."""
+        patients = prepared.evidence.patients
+        if patients is None:
+            return
+        for ranked in diagnosis.ranked[:PATIENTS_FOR]:
+            found = patients.nearest(ranked.node_id, PATIENTS_SHOWN) if ranked.node_id is not None else []
+            if not found:
+                continue
+            diagnosis.nearest_patients[ranked.node_id] = found
+            diagnosis.triples += [Triple(near.patient.sid, DIAGNOSED, ranked.name, near.patient.node, ranked.node_id,
+                                         SAMPLE, DISEASE, near.patient.source,
+                                         (near.patient.pmid,) if near.patient.pmid else ()) for near in found]
 
     def _check_conflicts(self, diagnosis: Diagnosis, evidence, phenotypes: list[int],
                          exclude_pmids: frozenset[int]) -> None:
@@ -227,58 +289,61 @@ class DiagnosisRanker:
             return self.ontology.index_of_hpo.get(link.ids[0])
         return self.ontology.node_term.get(link.node_id) if link.node_id is not None else None
 
-    def _score(self, disease: int, case: CaseEvidence) -> RankedDisease:
+    @staticmethod
+    def _score(disease: int, parts: dict[str, Part], case: CaseEvidence, weights: dict[str, float]) -> RankedDisease:
         """Each kind's part, weighted, with the words it rests on; the score is their sum."""
-        parts: dict[str, float] = {}
-        lines: list[str] = []
-        for kind in KINDS:
-            if not self.weights[kind.name] or (part := kind.part(disease, case)) is None:
-                continue
-            parts[kind.name] = round(self.weights[kind.name] * part.value, 4)
-            lines.append(part.line)
+        weighted = {name: round(weights[name] * part.value, 4) for name, part in parts.items() if weights.get(name)}
+        lines = [part.line for name, part in parts.items() if name in weighted]
         _, exact, annotated = case.matched.of(disease)
         info = case.graph.diseases[disease]
-        return RankedDisease(info["name"], disease, info.get("disease_id"), round(sum(parts.values()), 4),
-                             parts, lines, exact=exact, annotated=annotated)
+        return RankedDisease(info["name"], disease, info.get("disease_id"), round(sum(weighted.values()), 4),
+                             weighted, lines, exact=exact, annotated=annotated)
 
     def _rank_options(self, options: dict[str, str], option_links: dict[str, Link], scored: dict[int, RankedDisease],
-                      gene: Link | None, given_gene: str | None) -> tuple[list[RankedDisease], list[str]]:
+                      gene: Link | None, given_gene: str | None,
+                      weights: dict[str, float]) -> tuple[list[RankedDisease], list[str]]:
         """Every option on the diagnosis' own scale; one the graph does not hold scores what can be
         said of it: its gene (MONDO's, or named in it), or elimination when the patient's gene supports
-        no other option (a gene the graph does not hold supports none of the options it holds)."""
+        no other option (a gene the graph does not hold supports none of the options it holds). An
+        option the graph holds but knows nothing of (no annotation, gene or published patient: all a
+        held-out paper's) is judged by elimination too."""
         known = {letter: scored[link.node_id] for letter, link in option_links.items()
                  if link.node_id is not None and link.node_id in scored}
-        unknown = {letter: self._outside_graph(name, option_links[letter], gene)
+        unknown = {letter: self._outside_graph(name, option_links[letter], gene, weights["gene"])
                    for letter, name in options.items() if letter not in known}
         supported = any("gene" in found.parts for found in [*known.values(), *unknown.values()])
         ranked: list[RankedDisease] = []
         for letter, name in options.items():
             if letter in known:
                 found = known[letter]
-                ranked.append(RankedDisease(name, found.node_id, found.disease_id, found.score, found.parts,
-                                            [f"option links to {found.name} ({option_links[letter].method})",
-                                             *found.evidence], letter, exact=found.exact,
-                                            annotated=found.annotated))
+                parts, lines = dict(found.parts), [f"option links to {found.name} ({option_links[letter].method})",
+                                                   *found.evidence]
+                if given_gene and not supported and not parts:
+                    parts[ELIMINATION] = weights["gene"] + weights["specific"]
+                    lines.append(f"{gene.name if gene else given_gene} supports none of the other options, and the "
+                                 "graph knows nothing of this one: by elimination")
+                ranked.append(RankedDisease(name, found.node_id, found.disease_id, round(sum(parts.values()), 4),
+                                            parts, lines, letter, exact=found.exact, annotated=found.annotated))
                 continue
             outside = unknown[letter]
             if given_gene and not supported:
-                outside.parts[ELIMINATION] = self.weights["gene"]
+                outside.parts[ELIMINATION] = weights["gene"] + weights["specific"]
                 outside.evidence.append(f"{gene.name if gene else given_gene} supports none of the other options: "
                                         "by elimination, a disease newer than the graph's annotations")
             ranked.append(replace(outside, score=round(sum(outside.parts.values()), 4), option=letter))
         ranked.sort(key=lambda r: (*_order(r)[:3], r.option or ""))
         return ranked, [f"{letter}. {options[letter]}" for letter in unknown]
 
-    def _outside_graph(self, name: str, link: Link, gene: Link | None) -> RankedDisease:
+    def _outside_graph(self, name: str, link: Link, gene: Link | None, gene_weight: float) -> RankedDisease:
         """An option the graph does not hold, with what MONDO or its name says of its gene."""
         named = f"known to MONDO as {link.name} ({', '.join(link.ids)}), " if link.ids else ""
         parts, lines = {}, [f"{named}not in the graph's annotations"]
         mondo_gene = self.linker.mondo.series_gene.get(link.ids[-1]) if link.ids else None
         if gene is not None and (mondo_gene or "").upper() == gene.name.upper():
-            parts["gene"] = self.weights["gene"]
+            parts["gene"] = gene_weight
             lines.append(f"MONDO names {gene.name} as its gene")
         elif gene is not None and _names_gene(name, gene.name):
-            parts["gene"] = self.weights["gene"]
+            parts["gene"] = gene_weight
             lines.append(f"its name names the patient's gene {gene.name}")
         return RankedDisease(name, None, None, 0.0, parts, lines, in_graph=False)
 

@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from fpkg.names import short_variant
-from graphstore.schema import SOURCES  # FPKG: counted patients; HPO: annotations; curated: reviewed facts
+from graphstore.schema import FPKG, PHENOPACKET_STORE, SOURCES  # patients counted; HPO: annotations; curated
 from graphstore.store import GraphStore
 from retrieval.result import Link
 
@@ -28,11 +28,14 @@ MAX_NODES_PER_COLUMN = 30  # a wider column is unreadable: the best-supported no
 QUERY_TIMEOUT_MS = 5000
 
 # One row per published patient of the gene (or disease): the variant, its phenotypes, its diseases.
+# FPKG's patients and phenopacket-store's are counted apart (`s.source`), each a source of its own.
 _PATIENTS = {
-    "Genotype": "MATCH (g:Genotype)<-[:Have]-(v:Variation)<-[:with_Var]-(s:Sample) WHERE g.nid = $id ",
+    "Genotype": "MATCH (g:Genotype)<-[:Have]-(v:Variation)<-[:with_Var]-(s:Sample) WHERE g.nid = $id "
+                "AND s.source = $source ",
     "Disease": "MATCH (x:Disease)<-[:Cause]-(v:Variation)<-[:with_Var]-(s:Sample) WHERE x.nid = $id "
-               "MATCH (v)-[:Have]->(g:Genotype) ",
+               "AND s.source = $source MATCH (v)-[:Have]->(g:Genotype) ",
 }
+PATIENT_SOURCES = (FPKG, PHENOPACKET_STORE)
 _PATIENT_ROWS = ("OPTIONAL MATCH (p:FacePhenotype)-[:with_FP]->(s) "
                  "OPTIONAL MATCH (v)-[:Cause]->(d:Disease) "
                  "RETURN s.nid AS patient, g.geneName AS gene, v.details AS variant, "
@@ -87,14 +90,14 @@ class Flows:
 
 def gene_flows(store: GraphStore, node_id: int, name: str, sources=SOURCES, min_count: int = 1) -> Flows:
     flows = Flows(Node("gene", name), ("gene", "variant", "phenotype", "disease"))
-    if "FPKG" in sources:
-        for row in _run(store, flows, _PATIENTS["Genotype"] + _PATIENT_ROWS, node_id):
+    for source in (s for s in PATIENT_SOURCES if s in sources):
+        for row in _run(store, flows, _PATIENTS["Genotype"] + _PATIENT_ROWS, node_id, source):
             variant = Node("variant", short_variant(row["variant"]))
-            flows.counts[(flows.root, variant, "FPKG")] += 1
+            flows.counts[(flows.root, variant, source)] += 1
             for phenotype in row["phenotypes"] or [NO_PHENOTYPE]:
-                flows.counts[(variant, Node("phenotype", phenotype), "FPKG")] += 1
+                flows.counts[(variant, Node("phenotype", phenotype), source)] += 1
                 for disease in row["diseases"]:
-                    flows.counts[(Node("phenotype", phenotype), Node("disease", disease), "FPKG")] += 1
+                    flows.counts[(Node("phenotype", phenotype), Node("disease", disease), source)] += 1
     if "HPO" in sources:
         step = Node("variant", HPO_STEP)
         for row in _run(store, flows, _ANNOTATIONS.format(root="g"), node_id):
@@ -117,14 +120,14 @@ def gene_flows(store: GraphStore, node_id: int, name: str, sources=SOURCES, min_
 
 def disease_flows(store: GraphStore, node_id: int, name: str, sources=SOURCES, min_count: int = 1) -> Flows:
     flows = Flows(Node("disease", name), ("disease", "phenotype", "variant", "gene"))
-    if "FPKG" in sources:
-        for row in _run(store, flows, _PATIENTS["Disease"] + _PATIENT_ROWS, node_id):
+    for source in (s for s in PATIENT_SOURCES if s in sources):
+        for row in _run(store, flows, _PATIENTS["Disease"] + _PATIENT_ROWS, node_id, source):
             gene = Node("gene", row["gene"])
             variant = Node("variant", f"{row['gene']} {short_variant(row['variant'])}")  # genes may share a c. name
             for phenotype in row["phenotypes"] or [NO_PHENOTYPE]:
-                flows.counts[(flows.root, Node("phenotype", phenotype), "FPKG")] += 1
-                flows.counts[(Node("phenotype", phenotype), variant, "FPKG")] += 1
-            flows.counts[(variant, gene, "FPKG")] += 1
+                flows.counts[(flows.root, Node("phenotype", phenotype), source)] += 1
+                flows.counts[(Node("phenotype", phenotype), variant, source)] += 1
+            flows.counts[(variant, gene, source)] += 1
     if "HPO" in sources:
         for row in _run(store, flows, _ANNOTATIONS.format(root="d"), node_id):
             phenotype, step = Node("phenotype", row["phenotype"]), Node("variant", HPO_STEP)
@@ -145,9 +148,10 @@ def disease_flows(store: GraphStore, node_id: int, name: str, sources=SOURCES, m
     return _trimmed(flows, min_count)
 
 
-def _run(store: GraphStore, flows: Flows, cypher: str, node_id: int) -> list[dict]:
+def _run(store: GraphStore, flows: Flows, cypher: str, node_id: int, source: str | None = None) -> list[dict]:
     flows.queries.append(cypher)
-    return store.query(cypher, {"id": node_id}, timeout_ms=QUERY_TIMEOUT_MS)
+    params = {"id": node_id} if source is None else {"id": node_id, "source": source}
+    return store.query(cypher, params, timeout_ms=QUERY_TIMEOUT_MS)
 
 
 def _trimmed(flows: Flows, min_count: int) -> Flows:

@@ -15,8 +15,9 @@ if TYPE_CHECKING:  # plotly loads with the first picture, not at the app's start
     import plotly.graph_objects as go
 
 NODE_COLOURS = {"gene": "#4e79a7", "variant": "#76b7b2", "phenotype": "#f2cf5b", "disease": "#e15759"}
-LINK_COLOURS = {"FPKG": "rgba(78, 121, 167, 0.45)", "HPO": "rgba(150, 150, 150, 0.35)"}
-UNITS = {"FPKG": "patients", "HPO": "annotation"}
+LINK_COLOURS = {"FPKG": "rgba(78, 121, 167, 0.45)", "phenopacket-store": "rgba(89, 161, 79, 0.45)",
+                "HPO": "rgba(150, 150, 150, 0.35)"}
+UNITS = {"FPKG": "patients", "phenopacket-store": "patients", "HPO": "annotation"}
 TABLE_HEADERS = ["from", "from type", "to", "to type", "count", "source"]
 
 

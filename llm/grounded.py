@@ -48,6 +48,9 @@ def write_diagnosis(diagnosis) -> str:
     lines = [f"Most likely: {label}{ident}, score {top.score:.2f}."]
     if top.evidence:
         lines.append("Evidence: " + "; ".join(top.evidence) + ".")
+    nearest = getattr(diagnosis, "nearest_patients", {}).get(top.node_id)
+    if nearest:
+        lines.append("Published patients like this one: " + "; ".join(found.text() for found in nearest) + ".")
     others = [f"{r.option + '. ' if r.option else ''}{r.name} ({r.score:.2f})" for r in diagnosis.ranked[1:]]
     if others:
         lines.append(("Other options: " if diagnosis.selective else "Differential: ") + "; ".join(others) + ".")

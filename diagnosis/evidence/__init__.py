@@ -11,13 +11,14 @@ from diagnosis.evidence.base import CaseEvidence, EvidenceKind, Part
 from diagnosis.evidence.contradictions import Contradictions
 from diagnosis.evidence.gene_link import GeneLink
 from diagnosis.evidence.literature import LiteraturePrior
+from diagnosis.evidence.similar_patients import SimilarPatients
 from diagnosis.evidence.specific_entry import SpecificEntry
 from diagnosis.evidence.variant import PublishedVariant
 
 WEIGHTS_PATH = Path(__file__).with_name("weights.json")
 # in the order their parts are shown
-KINDS: tuple[EvidenceKind, ...] = (GeneLink(), PublishedVariant(), AnnotationMatch(), Contradictions(),
-                                   LiteraturePrior(), SpecificEntry())
+KINDS: tuple[EvidenceKind, ...] = (GeneLink(), PublishedVariant(), AnnotationMatch(), SimilarPatients(),
+                                   Contradictions(), LiteraturePrior(), SpecificEntry())
 
 
 def load_weights(path: Path = WEIGHTS_PATH) -> dict[str, float]:

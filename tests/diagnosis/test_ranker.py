@@ -47,7 +47,7 @@ def test_charge_case_is_explained(pipeline):
     diagnosis = pipeline.ranker.rank(CHARGE)
     top = diagnosis.answer
     assert top.name == "CHARGE syndrome" and top.disease_id == "OMIM:214800"
-    assert set(top.parts) == {"gene", "variant", "phenotype", "cases", "specific"}
+    assert set(top.parts) == {"gene", "variant", "phenotype", "patients", "cases", "specific"}
     assert top.score == pytest.approx(sum(top.parts.values()), abs=1e-3)
     assert any("CHD7 is linked to CHARGE syndrome" in line for line in top.evidence)
     assert len(diagnosis.ranked) <= 10 and not diagnosis.selective
@@ -61,7 +61,7 @@ def test_an_omim_entry_of_the_gene_is_preferred_to_an_orphanet_group_of_it(pipel
     supported = [r for r in ranked if "gene" in r.parts]
     omim = [r for r in supported if (r.disease_id or "").startswith("OMIM:")]
     orpha = [r for r in supported if (r.disease_id or "").startswith("ORPHA:") and not r.other_ids]
-    assert omim and all(r.parts["specific"] == 0.1 for r in omim)
+    assert omim and all(r.parts["specific"] == pipeline.ranker.weights["specific"] for r in omim)
     assert all("specific" not in r.parts for r in orpha)
     assert all("specific" not in r.parts for r in ranked if "gene" not in r.parts)  # only with the gene
 
@@ -71,8 +71,9 @@ def test_the_case_share_counts_two_unpublished_patients(pipeline):
     top = pipeline.ranker.rank(CHARGE).answer
     published, total = map(int, re.search(r"(\d+) of (\d+) published patients with the gene",
                                           " ".join(top.evidence)).groups())
-    assert top.parts["cases"] == pytest.approx(0.5 * published / (total + 2), abs=1e-4)
-    assert top.parts["cases"] < 0.5 * published / total
+    weight = pipeline.ranker.weights["cases"]
+    assert top.parts["cases"] == pytest.approx(weight * published / (total + 2), abs=1e-4)
+    assert top.parts["cases"] < weight * published / total
 
 
 def test_ranking_is_deterministic(pipeline):
@@ -149,10 +150,12 @@ def test_a_held_out_case_whose_only_evidence_is_its_paper_leaks_nothing(pipeline
 def test_without_a_gene_every_disease_is_ranked_by_phenotypes(pipeline):
     diagnosis = pipeline.ranker.rank(DiagnosisCase(CHARGE.phenotypes))
     assert any("ranked by the findings across all" in notice for notice in diagnosis.notices)
-    assert diagnosis.ranked and all(set(r.parts) <= {"phenotype"} for r in diagnosis.ranked)
+    # what the findings say: the annotations, and the published patients most like them
+    assert diagnosis.ranked and all(set(r.parts) <= {"phenotype", "patients"} for r in diagnosis.ranked)
     matched = pipeline.ranker.matcher.scores([pipeline.ontology.node_term[pipeline.linker.link(
         name, "FACIAL_PHENOTYPE").node_id] for name in CHARGE.phenotypes])
-    assert [r.node_id for r in diagnosis.ranked] == matched.best(10)  # the best of all diseases, in order
+    best = set(matched.best(10))
+    assert sum(r.node_id in best for r in diagnosis.ranked) >= 5  # most of the best annotation matches
 
 
 def test_ties_never_break_by_name(pipeline):
@@ -169,13 +172,15 @@ def test_an_option_not_in_the_graph_that_names_the_gene_gets_the_genes_weight(pi
                "C": "Zyxwv imaginary syndrome"}
     diagnosis = pipeline.ranker.rank(DiagnosisCase(("Hypertelorism",), "CHD7", options=options))
     by_option = {r.option: r for r in diagnosis.ranked}
-    assert by_option["B"].parts == {"gene": 2.0} and not by_option["B"].in_graph
+    weights = pipeline.ranker.weights
+    assert by_option["B"].parts == {"gene": weights["gene"]} and not by_option["B"].in_graph
     # the gene supports B: nothing is left to elimination
     assert by_option["C"].parts == {} and diagnosis.answer.option == "B"
     other = {**options, "B": "Kabuki syndrome 1"}
     without = pipeline.ranker.rank(DiagnosisCase(("Hypertelorism",), "CHD7", options=other))
     by_option = {r.option: r for r in without.ranked}  # CHD7 supports none: the unknown option by elimination
-    assert by_option["C"].parts == {"elimination": 2.0} and without.answer.option == "C"
+    assert by_option["C"].parts == {"elimination": weights["gene"] + weights["specific"]}
+    assert without.answer.option == "C"
 
 
 def test_a_held_out_papers_variants_and_patients_leave_vector_evidence_too(pipeline):

@@ -55,7 +55,7 @@ def test_full_graph_keeps_fpkg_names_and_records_sources(pipeline):
     counts = store.counts()
     assert counts["nodes"]["Disease"] > 8000 and counts["relationships"]["is_a"] > 3000
     sources = store.query("MATCH (n) RETURN DISTINCT n.source AS source")
-    assert {row["source"] for row in sources} == {"FPKG", "HPO", "FPKG+HPO"}
+    assert {row["source"] for row in sources} == {"FPKG", "HPO", "FPKG+HPO", "phenopacket-store"}
     assert store.query("MATCH ()-[r]->() WHERE r.source IS NULL RETURN count(r) AS n")[0]["n"] == 0
     assert store.query(UPSTREAM_EXAMPLE)
     patterns = {(s, t, e) for s, t, e, _ in store.schema().patterns}
