@@ -12,7 +12,14 @@ import time
 
 import pytest
 
-from tests.support.app_process import REPO_ROOT, app_environment, free_port, launch_app, private_cache
+from tests.support.app_process import (
+    REPO_ROOT,
+    app_environment,
+    as_from_a_terminal,
+    free_port,
+    launch_app,
+    private_cache,
+)
 
 QUIET_STOP_S = 60
 NOISE = ("Traceback", "could not be loaded", "cannot schedule", "Error", "error:", "Exception")
@@ -73,7 +80,8 @@ def test_ctrl_c_while_loading_is_quiet(pipeline, tmp_path):
     log_path = tmp_path / "app.log"
     with open(log_path, "w") as log:
         process = subprocess.Popen([sys.executable, "-m", "app", "--port", str(free_port())], cwd=REPO_ROOT,
-                                   env=app_environment(settings), stdout=log, stderr=subprocess.STDOUT)
+                                   env=app_environment(settings), stdout=log, stderr=subprocess.STDOUT,
+                                   preexec_fn=as_from_a_terminal)
     try:
         deadline = time.monotonic() + 120
         while "opening the" not in log_path.read_text() and time.monotonic() < deadline:
