@@ -49,7 +49,8 @@ def fetch_file(url: str, path: Path, sha256: str | None, *, mirror: str | None =
         with requests.get(source, stream=True, timeout=(CONNECT_TIMEOUT_S, READ_TIMEOUT_S)) as response:
             response.raise_for_status()
             total = int(response.headers.get("Content-Length") or 0)
-            progress(f"  {path.name} ({_mb(total) if total else 'size unknown'}) from {source}")
+            if total >= LARGE:  # a line now: it takes a while where the network is slow
+                progress(f"  {path.name} ({_mb(total)}) from {source}")
             quarter = 1
             with open(partial, "wb") as out:
                 for chunk in response.iter_content(CHUNK):

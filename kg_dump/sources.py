@@ -33,7 +33,7 @@ from identity.mondo import TABLES as MONDO_TABLES
 from identity.mondo_upstream import UPSTREAM_FILES as MONDO_UPSTREAM
 from identity.mondo_upstream import derive_tables
 from kg_dump.data_files import DATA_FILES, UPSTREAM_COMMIT, UPSTREAM_REPO, data_file
-from kg_dump.fetch import fetch_file, sha256_of
+from kg_dump.fetch import fetch_file, mirrored, sha256_of
 
 FPKG, MONDO, PHENOPACKET_STORE, HPO_TRANSLATIONS = "fpkg", "mondo", "phenopacket-store", "hpo-translations"
 MARKER = "source.json"  # in a folder fetched here: the release, and each file's URL and sha256
@@ -130,7 +130,7 @@ SOURCES: dict[str, Source] = {source.key: source for source in (
            (Download("https://github.com/monarch-initiative/phenopacket-store/releases/download/"
                      f"{STORE_TAG}/{STORE_ZIP}", STORE_ZIP),),
            (STORE_ZIP,), check=check_phenopacket_zip),
-    Source(HPO_TRANSLATIONS, "HPO translations (HPO Internationalization Effort)",
+    Source(HPO_TRANSLATIONS, "HPO translations",
            f"obophenotype/hpo-translations at {TRANSLATIONS_COMMIT[:10]} (2026-06-22)", "HPO_TRANSLATIONS_DIR",
            "HPO licence", "Human Phenotype Ontology Internationalization Effort (hpo-translations)",
            "https://github.com/obophenotype/hpo-translations",
@@ -162,6 +162,8 @@ def source_folder(settings: Settings, key: str, progress: Callable[[str], None] 
     if not missing(source, folder):
         return folder
     if key == FPKG:  # FPKG's files come one by one, each when first used (kg_dump.data_files)
+        progress(f"fetching {source.name} ({source.release}) from {_host(source, settings.sources_mirror)} "
+                 f"into {folder}")
         data_file(folder, "FPKG.dump", mirror=settings.sources_mirror, progress=progress)
         return folder
     fetch_source(source, folder, settings.sources_mirror, progress)
@@ -182,7 +184,7 @@ def fetch_source(source: Source, folder: Path, mirror: str | None, progress: Cal
     if not os.access(existing, os.W_OK):
         raise DataFileError(f"{source.name} is missing from {folder}, which cannot be written. {_fix(source)}")
     started = time.perf_counter()
-    progress(f"fetching {source.name} ({source.release}) into {folder}")
+    progress(f"fetching {source.name} ({source.release}) from {_host(source, mirror)} into {folder}")
     folder.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".fetching-", dir=folder))
     try:
@@ -210,6 +212,10 @@ def fetch_source(source: Source, folder: Path, mirror: str | None, progress: Cal
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     progress(f"{source.name}: fetched and checked in {time.perf_counter() - started:.1f} s")
+
+
+def _host(source: Source, mirror: str | None) -> str:
+    return "/".join(mirrored(source.downloads[0].url, mirror).split("/")[:3])
 
 
 def _fix(source: Source) -> str:
