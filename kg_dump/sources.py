@@ -28,6 +28,7 @@ from pathlib import Path
 
 from fpkg.config import Settings, beside_data
 from fpkg.errors import DataFileError
+from fpkg.locks import file_lock
 from identity.mondo import CREDIT as MONDO_CREDIT
 from identity.mondo import TABLES as MONDO_TABLES
 from identity.mondo_upstream import UPSTREAM_FILES as MONDO_UPSTREAM
@@ -178,11 +179,19 @@ def ensure_sources(settings: Settings, progress: Callable[[str], None] = lambda 
 
 def fetch_source(source: Source, folder: Path, mirror: str | None, progress: Callable[[str], None]) -> None:
     """Fetch `source` into `folder`: every download into a staging folder inside it, checked and
-    derived there, then moved into place. A failure leaves nothing behind."""
-    created = not folder.exists()
+    derived there, then moved into place. A failure leaves nothing behind. Two processes starting
+    at once on one cache fetch it once."""
     existing = next(p for p in (folder, *folder.parents) if p.exists())
     if not os.access(existing, os.W_OK):
         raise DataFileError(f"{source.name} is missing from {folder}, which cannot be written. {_fix(source)}")
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with file_lock(folder.parent / f".{folder.name}.fetch.lock"):
+        if missing(source, folder):  # else another process fetched it while this one waited
+            _fetch_into(source, folder, mirror, progress)
+
+
+def _fetch_into(source: Source, folder: Path, mirror: str | None, progress: Callable[[str], None]) -> None:
+    created = not folder.exists()
     started = time.perf_counter()
     progress(f"fetching {source.name} ({source.release}) from {_host(source, mirror)} into {folder}")
     folder.mkdir(parents=True, exist_ok=True)
@@ -205,7 +214,6 @@ def fetch_source(source: Source, folder: Path, mirror: str | None, progress: Cal
                 shutil.rmtree(folder / item.name)
             item.replace(folder / item.name)
     except DataFileError as e:
-        shutil.rmtree(staging, ignore_errors=True)
         if created:
             shutil.rmtree(folder, ignore_errors=True)
         raise DataFileError(f"{source.name} could not be fetched: {e}; nothing was kept. {_fix(source)}") from e

@@ -10,6 +10,7 @@ import json
 import shutil
 import socket
 import zipfile
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
@@ -227,3 +228,13 @@ def test_a_folder_given_by_its_variable_is_read_where_it_is(data_root, tmp_path)
     shutil.copytree(data_root / MONDO, copy)
     settings = replace(fresh_settings(tmp_path, None), mondo_dir=copy)
     assert source_folder(settings, MONDO) == copy  # present: nothing fetched, no server needed
+
+
+def test_two_starts_at_once_fetch_a_source_once(data_root, tmp_path):
+    mirror_files(tmp_path / "mirror", SOURCES[HPO_TRANSLATIONS], shared_files(data_root, HPO_TRANSLATIONS))
+    lines = []
+    with serving(tmp_path / "mirror") as url, ThreadPoolExecutor(2) as pool:
+        settings = fresh_settings(tmp_path, url)
+        folders = list(pool.map(lambda _: source_folder(settings, HPO_TRANSLATIONS, lines.append), range(2)))
+    assert folders[0] == folders[1] and sum(line.startswith("fetching") for line in lines) == 1
+    assert sorted(p.name for p in folders[0].iterdir()) == sorted([*SOURCES[HPO_TRANSLATIONS].needed, MARKER])
