@@ -82,5 +82,6 @@ def data_file(data_dir: Path, local: str, *, download: bool = True, mirror: str 
 
 
 def _how_to_fix(spec: DataFile, data_dir: Path) -> str:
-    return (f"Download {spec.url} (sha256 {spec.sha256}) and save it as {data_dir / spec.local}, "
-            f"or set FPKG_DATA_DIR to a folder that holds {spec.local}.")
+    return (f"Offline, set FPKG_DATA_DIR to a folder that holds {spec.local}, with the other sources' folders "
+            f"(mondo/, phenopacket-store/, hpo-translations/) beside it (README: Set up); or save {spec.url} "
+            f"(sha256 {spec.sha256}) as {data_dir / spec.local}.")

@@ -163,7 +163,7 @@ def source_folder(settings: Settings, key: str, progress: Callable[[str], None] 
     if not missing(source, folder):
         return folder
     if key == FPKG:  # FPKG's files come one by one, each when first used (kg_dump.data_files)
-        progress(f"fetching {source.name} ({source.release}) from {_host(source, settings.sources_mirror)} "
+        progress(f"fetching {source.name}, {source.release}, from {_host(source, settings.sources_mirror)} "
                  f"into {folder}")
         data_file(folder, "FPKG.dump", mirror=settings.sources_mirror, progress=progress)
         return folder
@@ -193,7 +193,7 @@ def fetch_source(source: Source, folder: Path, mirror: str | None, progress: Cal
 def _fetch_into(source: Source, folder: Path, mirror: str | None, progress: Callable[[str], None]) -> None:
     created = not folder.exists()
     started = time.perf_counter()
-    progress(f"fetching {source.name} ({source.release}) from {_host(source, mirror)} into {folder}")
+    progress(f"fetching {source.name}, {source.release}, from {_host(source, mirror)} into {folder}")
     folder.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".fetching-", dir=folder))
     try:
