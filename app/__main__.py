@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import argparse
 import ctypes
+import errno
 import os
 import signal
+import socket
 import sys
 import time
 from collections.abc import Sequence
@@ -77,6 +79,25 @@ def limit_malloc_arenas(environ=os.environ) -> bool:
     return bool(libc.mallopt(M_ARENA_MAX, MALLOC_ARENAS))
 
 
+def claim_port(host: str, port: int) -> socket.socket:
+    """The server's socket, bound before anything loads: a port another program listens on is named
+    at once (one line, exit 2) instead of after a minute of loading. Bound, not yet listening, so a
+    browser pointed at it is refused until the app serves (uvicorn listens on this very socket)."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does: TIME_WAIT is no owner
+    try:
+        sock.bind((host, port))
+    except OSError as e:
+        sock.close()
+        if e.errno == errno.EADDRINUSE:
+            raise SettingsError(f"port {port} on {host} is in use: another program listens there. Stop it, or "
+                                "choose another port with --port") from None
+        if e.errno == errno.EACCES:
+            raise SettingsError(f"port {port} needs privileges here: choose one above 1023 with --port") from None
+        raise SettingsError(f"cannot listen on {host}:{port} ({e.strerror or e}): check --host") from None
+    return sock
+
+
 def exit_on_sigterm(signum: int, _frame) -> None:
     """`docker stop` sends SIGTERM. Python's default dies on the spot, and uvicorn re-raises the
     signal after its graceful shutdown: exiting instead runs the cleanup (the embedded graph server
@@ -94,7 +115,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return users_main(argv[1:], access_settings(Settings.from_env()))
     args = parse_args(argv)
     host, port = args.host or default_host(), args.port or default_port()  # flags win
+    sock = None if args.warm_up else claim_port(host, port)
     signal.signal(signal.SIGTERM, exit_on_sigterm)
+    try:
+        return load_and_serve(args, host, port, sock)
+    except KeyboardInterrupt:  # Ctrl-C, while loading or serving: a stop, not a failure
+        print("stopped", file=sys.stderr)
+        return 128 + signal.SIGINT
+    finally:
+        if sock is not None:
+            sock.close()
+
+
+def load_and_serve(args: argparse.Namespace, host: str, port: int, sock: socket.socket | None) -> int:
     limit_malloc_arenas()  # before the server's threads exist
     # Gradio reads this when it is imported: set it first (an explicit setting wins).
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
@@ -110,7 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.warm_up:
             return warm_up(pipeline, progress)
-        serve(pipeline, host, port, progress)
+        serve(pipeline, sock, f"http://{host}:{port}", progress)
     finally:
         pipeline.close()
     return 0
@@ -128,12 +161,13 @@ def warm_up(pipeline, progress) -> int:
         progress(f"warm-up {mode}: {result.predicted.name if result.predicted else 'no answer'}")
     from kg_dump.data_files import PUBLICATION_SET, data_file
 
-    data_file(pipeline.settings.data_dir, PUBLICATION_SET)  # the form's examples
+    # the form's examples
+    data_file(pipeline.settings.data_dir, PUBLICATION_SET, mirror=pipeline.settings.sources_mirror)
     progress("warm-up done")
     return 0
 
 
-def serve(pipeline, host: str, port: int, progress) -> None:
+def serve(pipeline, sock: socket.socket, url: str, progress) -> None:
     import uvicorn
 
     from app.access import Access
@@ -150,8 +184,8 @@ def serve(pipeline, host: str, port: int, progress) -> None:
     # The vector index loads in the background (seconds from the cache): the page answers at once
     # and a first vector-mode request waits for it.
     pipeline.warm_in_background("vector", progress)
-    progress(f"serving on http://{host}:{port} (the vector index is loading in the background)")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    progress(f"serving on {url} (the vector index is loading in the background)")
+    uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
 
 
 if __name__ == "__main__":

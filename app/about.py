@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from app.access import Access
-from identity.mondo import RELEASE as MONDO_RELEASE
-from kg_dump.data_files import UPSTREAM_COMMIT, UPSTREAM_REPO
+from kg_dump.sources import FPKG, HPO_TRANSLATIONS, MONDO, PHENOPACKET_STORE, SOURCES, release_text
 from ner.model_choice import choose_model
 from service.pipeline import Pipeline
 
@@ -12,24 +11,33 @@ DISCLAIMER = ("**Disclaimer.** FPKG-RAG is for research and education. It is not
               "must not be used to diagnose, treat or manage any patient. Answers can be wrong or incomplete; "
               "the evidence shown is what the knowledge graph holds, not a clinical assessment.")
 
-SOURCE_ROWS = [
-    ("source", "what it contributes", "licence"),
-    (f"[FPKG](https://github.com/{UPSTREAM_REPO}) (Facial Phenotype Knowledge Graph, commit "
-     f"`{UPSTREAM_COMMIT[:10]}`)",
-     "diseases, genes, variants, facial phenotypes, published cases and articles; the Publication questions",
-     "MIT"),
-    ("[Human Phenotype Ontology](https://hpo.jax.org) ({hpo_release})",
-     "phenotype hierarchy (`is_a`), synonyms, disease and gene annotations (OMIM, Orphanet, DECIPHER ids)",
-     "[HPO licence](https://hpo.jax.org/license): free to use with attribution, content unchanged"),
-    (f"[Mondo Disease Ontology](https://mondo.monarchinitiative.org) (Vasilevsky et al.; {MONDO_RELEASE})",
-     "disease identity: which OMIM and Orphanet entries are one disease, groups and their members, the "
-     "gene of a series' member, names of diseases newer than the HPO annotations", "CC BY 4.0"),
+CONTRIBUTES = {
+    FPKG: "diseases, genes, variants, facial phenotypes, published cases and articles; the Publication questions",
+    MONDO: "disease identity: which OMIM and Orphanet entries are one disease, groups and their members, the gene "
+           "of a series' member, names of diseases newer than the HPO annotations",
+    PHENOPACKET_STORE: "published patients as GA4GH phenopackets (findings, gene, variant, paper)",
+    HPO_TRANSLATIONS: "the HPO's terms in French, Spanish, German, Italian, Portuguese, Japanese and Chinese",
+}
+HPO_ROW = ("[Human Phenotype Ontology](https://hpo.jax.org) ({hpo_release})",
+           "phenotype hierarchy (`is_a`), synonyms, disease and gene annotations (OMIM, Orphanet, DECIPHER ids)",
+           "[HPO licence](https://hpo.jax.org/license): free to use with attribution, content unchanged")
+MODEL_ROWS = [
     ("[all-MiniLM-L6-v2](https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2)",
      "sentence embeddings for entity linking and vector retrieval", "Apache-2.0"),
     ("NER model (`NER_MODEL`; by default one trained here, else [hfchloe/FP_NER](https://huggingface.co/hfchloe/FP_NER))",
      "ages, sexes, genes, variants and phenotypes found in free text", "see its model card"),
 ]
-SOURCES = "\n".join("| " + " | ".join(row) + " |" for row in SOURCE_ROWS[:1] + [("---",) * 3] + SOURCE_ROWS[1:])
+
+
+def sources_table(pipeline: Pipeline) -> str:
+    """Each source with the release in use (kg_dump.sources), what it gives and its licence."""
+    settings = pipeline.settings
+    rows = [(f"[{SOURCES[key].name}]({SOURCES[key].home}) ({release_text(settings, key)}; `{SOURCES[key].variable}`)",
+             CONTRIBUTES[key], SOURCES[key].licence) for key in (FPKG, MONDO, PHENOPACKET_STORE, HPO_TRANSLATIONS)]
+    hpo = tuple(cell.format(hpo_release=hpo_release_text(pipeline)) for cell in HPO_ROW)
+    rows = [rows[0], hpo, *rows[1:], *MODEL_ROWS]
+    header = ("source", "what it contributes", "licence")
+    return "\n".join("| " + " | ".join(row) + " |" for row in [header, ("---",) * 3, *rows])
 
 
 def hpo_release_text(pipeline: Pipeline) -> str:
@@ -116,7 +124,7 @@ LLM backend, or by the grounded writer straight from the evidence when no LLM is
 
 ## Data sources and licences
 
-{SOURCES.format(hpo_release=hpo_release_text(pipeline))}
+{sources_table(pipeline)}
 
 {access_markdown(access) if access else ""}
 The app's own code is MIT licensed.

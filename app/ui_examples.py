@@ -35,7 +35,7 @@ def publication_examples(pipeline: Pipeline, n: int = N_EXAMPLES) -> list[list]:
     options A-D) parsed from the Publication set (fetched like the graph's dump when missing);
     none when it cannot be had."""
     try:
-        path = data_file(pipeline.settings.data_dir, PUBLICATION_SET)
+        path = data_file(pipeline.settings.data_dir, PUBLICATION_SET, mirror=pipeline.settings.sources_mirror)
     except DataFileError:
         return []
     with open(path, newline="", encoding="utf-8") as f:

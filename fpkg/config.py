@@ -34,6 +34,8 @@ DEFAULT_MAX_UPLOAD_MB = 5.0
 # A Space is shown inside huggingface.co's page; anywhere else the app is never framed.
 SPACE_FRAME_ANCESTORS = "https://huggingface.co"
 TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+# A data folder beside the checkout (`../shared/data/fpkg`, the layout CI and the tests use)
+CHECKOUT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "fpkg"
 
 
 @dataclass(frozen=True)
@@ -178,7 +180,6 @@ def _positive(name: str, value: str | None, default: float, most: float, unit: s
 class Settings:
     data_dir: Path
     cache_dir: Path
-    data_dir_explicit: bool = False
     graph_backend: str = "falkordb"
     graph_name: str = "fpkg"
     with_hpo: bool = True  # FPKG alone (the paper's graph) when off
@@ -188,6 +189,8 @@ class Settings:
     phenopacket_store_dir: Path | None = None
     # the HPO's translations (HPO_TRANSLATIONS_DIR); None: `hpo-translations/` beside the data
     hpo_translations_dir: Path | None = None
+    # a mirror of the sources' upstream files (FPKG_SOURCES_MIRROR): `<mirror>/<host>/<path>` for each URL
+    sources_mirror: str | None = None
     falkordb_url: str | None = None
     neo4j_uri: str | None = None
     neo4j_user: str = "neo4j"
@@ -206,12 +209,10 @@ class Settings:
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
         env = os.environ if environ is None else environ
         cache_dir = Path(env.get("FPKG_CACHE_DIR") or default_cache_dir(env))
-        data_dir_value = env.get("FPKG_DATA_DIR")
-        data_dir = Path(data_dir_value) if data_dir_value else cache_dir / "data"
+        data_dir = Path(env["FPKG_DATA_DIR"]) if env.get("FPKG_DATA_DIR") else default_data_dir(cache_dir.expanduser())
         return cls(
             data_dir=data_dir.expanduser(),
             cache_dir=cache_dir.expanduser(),
-            data_dir_explicit=bool(data_dir_value),
             graph_backend=env.get("GRAPH_BACKEND", "falkordb").strip().lower(),
             graph_name=env.get("FPKG_GRAPH_NAME", "fpkg"),
             with_hpo=env.get("FPKG_WITH_HPO", "1").strip().lower() not in ("0", "false", "no", "off"),
@@ -219,6 +220,7 @@ class Settings:
             mondo_dir=_folder(env, "MONDO_DATA_DIR"),
             phenopacket_store_dir=_folder(env, "PHENOPACKET_STORE_DIR"),
             hpo_translations_dir=_folder(env, "HPO_TRANSLATIONS_DIR"),
+            sources_mirror=env.get("FPKG_SOURCES_MIRROR") or None,
             falkordb_url=env.get("FALKORDB_URL") or None,
             neo4j_uri=env.get("NEO4J_URI") or None,
             neo4j_user=env.get("NEO4J_USER", "neo4j"),
@@ -242,6 +244,17 @@ class Settings:
 
 def _folder(env, name: str) -> Path | None:
     return Path(env[name]).expanduser() if env.get(name) else None
+
+
+def default_data_dir(cache_dir: Path, beside: Path = CHECKOUT_DATA) -> Path:
+    """The FPKG data folder when FPKG_DATA_DIR is unset: the copy a first start fetched into the cache;
+    else a data folder laid out beside the checkout as `shared/data/fpkg` (with `mondo/` and the other
+    sources next to it), so that such a machine starts offline with nothing set; else the cache's
+    `data/`, fetched into on first use."""
+    fetched = cache_dir / "data"
+    if (fetched / "FPKG.dump").is_file() or not (beside / "FPKG.dump").is_file():
+        return fetched
+    return beside
 
 
 def beside_data(data_dir: Path, name: str) -> Path:

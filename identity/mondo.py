@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from fpkg.config import beside_data
 from fpkg.errors import DataFileError
 from fpkg.names import fold_name
 
@@ -143,11 +142,6 @@ def _unique_keys(names: list[tuple[str, str]], key) -> dict[str, str]:
     for name, mondo_id in names:
         found[key(name)].add(mondo_id)
     return {k: next(iter(ids)) for k, ids in found.items() if len(ids) == 1 and k}
-
-
-def default_mondo_dir(data_dir: Path) -> Path:
-    """The `mondo/` folder beside the FPKG data folder (the shared data layout), else inside it."""
-    return beside_data(data_dir, "mondo")
 
 
 def _xref(value: str) -> str:

@@ -59,7 +59,26 @@ def cmd_fetch(args: argparse.Namespace) -> int:
         raise DataFileError(f"not a published data file: {', '.join(unknown)}; known: {', '.join(sorted(DATA_FILES))}")
     settings = Settings.from_env()
     for local in args.files or sorted(DATA_FILES):
-        print(data_file(settings.data_dir, local))
+        print(data_file(settings.data_dir, local, mirror=settings.sources_mirror))
+    return EXIT_OK
+
+
+def cmd_sources(args: argparse.Namespace) -> int:
+    """Make every source's folder present (fetching what is missing, as a first start does), then
+    print each one's release, folder and upstream URLs (--urls: the URLs alone, to fill a mirror)."""
+    from fpkg.config import Settings
+    from kg_dump.sources import SOURCES, ensure_sources, folder_of, release_text
+
+    if args.urls:
+        for source in SOURCES.values():
+            for download in source.downloads:
+                print(download.url)
+        return EXIT_OK
+    settings = Settings.from_env()
+    ensure_sources(settings, progress=lambda message: print(message, flush=True))
+    for key, source in SOURCES.items():
+        print(f"{source.name}: {release_text(settings, key)}; {source.licence}; in {folder_of(settings, key)} "
+              f"({source.variable})")
     return EXIT_OK
 
 
@@ -177,6 +196,10 @@ def build_parser() -> argparse.ArgumentParser:
     fetch.add_argument("files", nargs="*", metavar="FILE",
                        help="paths inside the data folder, e.g. FPKG.dump (default: all of them)")
     fetch.set_defaults(handler=cmd_fetch)
+
+    sources = commands.add_parser("sources", help="fetch every source that is missing; print their releases")
+    sources.add_argument("--urls", action="store_true", help="print every upstream URL and nothing else")
+    sources.set_defaults(handler=cmd_sources)
 
     stats = commands.add_parser("stats", help="print what the store holds")
     stats.add_argument("--json", action="store_true", help="one JSON object instead of tables")

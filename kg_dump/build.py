@@ -11,15 +11,14 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from fpkg.config import Settings, beside_data
-from fpkg.errors import DataFileError
+from fpkg.config import Settings
 from graphstore.graph import Graph
-from identity.mondo import Mondo, default_mondo_dir, tables_fingerprint
-from kg_dump.data_files import data_file
+from identity.mondo import Mondo, tables_fingerprint
 from kg_dump.dump_reader import read_dump
 from kg_dump.hpo_layer import default_hpo_dir, load_hpo_layer, release_fingerprint
 from kg_dump.merge import merge_hpo, tag_fpkg_sources
-from kg_dump.phenopacket_store import StoreRead, read_store, store_path, store_sha256
+from kg_dump.phenopacket_store import StoreRead, read_store
+from kg_dump.sources import FPKG, MONDO, PHENOPACKET_STORE, phenopacket_store_sha256, source_folder
 
 BUILD_VERSION = 6  # bump when the graph's shape changes, to force a rebuild
 
@@ -49,30 +48,18 @@ class BuildReport:
 
 def _inputs(settings: Settings, with_hpo: bool, hpo_dir: Path | None) -> dict:
     """What a built graph depends on; `hpo_dir` (the --hpo-dir option) overrides HPO_DATA_DIR."""
-    dump = data_file(settings.data_dir, "FPKG.dump")
+    dump = source_folder(settings, FPKG) / "FPKG.dump"
     inputs = {"build_version": BUILD_VERSION, "dump_size": dump.stat().st_size, "with_hpo": with_hpo}
     if with_hpo:
         inputs["hpo"] = release_fingerprint(hpo_dir or settings.hpo_dir or default_hpo_dir())
         inputs["mondo"] = tables_fingerprint(mondo_folder(settings))
-        store = patients_source(settings)
-        inputs["phenopacket_store"] = store_sha256(store) if store else "none"
+        inputs["phenopacket_store"] = phenopacket_store_sha256(settings)  # a changed release zip rebuilds
     return inputs
 
 
-def patients_folder(settings: Settings) -> Path:
-    return settings.phenopacket_store_dir or beside_data(settings.data_dir, "phenopacket-store")
-
-
-def patients_source(settings: Settings) -> Path | None:
-    """phenopacket-store's release zip (or folder) when there is one, else None: no published patients."""
-    try:
-        return store_path(patients_folder(settings))
-    except DataFileError:
-        return None
-
-
 def mondo_folder(settings: Settings) -> Path:
-    return settings.mondo_dir or default_mondo_dir(settings.data_dir)
+    """MONDO's identity tables (fetched and derived from MONDO's own files when missing)."""
+    return source_folder(settings, MONDO)
 
 
 def assemble_graph(settings: Settings, *, with_hpo: bool = True,
@@ -80,7 +67,7 @@ def assemble_graph(settings: Settings, *, with_hpo: bool = True,
     """The portable graph: the FPKG dump, merged with the HPO layer unless `with_hpo` is off."""
     report = BuildReport(with_hpo, _inputs(settings, with_hpo, hpo_dir))
     started = time.perf_counter()
-    graph = read_dump(data_file(settings.data_dir, "FPKG.dump"))
+    graph = read_dump(source_folder(settings, FPKG) / "FPKG.dump")
     tag_fpkg_sources(graph)
     report.seconds["read_dump"] = round(time.perf_counter() - started, 2)
     if with_hpo:
@@ -109,9 +96,9 @@ def assemble_graph(settings: Settings, *, with_hpo: bool = True,
     return graph, report
 
 
-def _read_patients(settings: Settings) -> StoreRead | None:
-    source = patients_source(settings)
-    return read_store(patients_folder(settings), settings.cache_dir) if source else None
+def _read_patients(settings: Settings) -> StoreRead:
+    """phenopacket-store's published patients (its release fetched first when missing)."""
+    return read_store(source_folder(settings, PHENOPACKET_STORE), settings.cache_dir)
 
 
 def manifest_path(settings: Settings) -> Path:

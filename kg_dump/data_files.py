@@ -6,20 +6,17 @@ silently change the graph or the benchmarks.
 
 from __future__ import annotations
 
-import hashlib
 import os
-import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-import requests
-
 from fpkg.errors import DataFileError
+from kg_dump.fetch import fetch_file
 
 UPSTREAM_REPO = "zhelishisongjie/Facial-Phenotype-RAG"
 UPSTREAM_COMMIT = "fe9bcbf568d598e15fc69ee7368d70d7434862de"
-DOWNLOAD_TIMEOUT_S = 60
 
 
 @dataclass(frozen=True)
@@ -64,47 +61,27 @@ DATA_FILES = {
 }
 
 
-def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def data_file(data_dir: Path, local: str, *, download: bool = True) -> Path:
-    """Path of a data file, fetched into `data_dir` (and verified) when missing."""
+def data_file(data_dir: Path, local: str, *, download: bool = True, mirror: str | None = None,
+              progress: Callable[[str], None] = lambda _: None) -> Path:
+    """Path of a data file, fetched into `data_dir` (and verified) when missing; `mirror`:
+    FPKG_SOURCES_MIRROR (kg_dump.fetch.mirrored)."""
     spec = DATA_FILES[local]
     path = data_dir / local
     if path.exists():
         return path
     if not download:
         raise DataFileError(f"{path} is missing. {_how_to_fix(spec, data_dir)}")
-    _download(spec, path, data_dir)
+    existing = next(p for p in (data_dir, *data_dir.parents) if p.exists())
+    if not os.access(existing, os.W_OK):
+        raise DataFileError(f"{path} is missing and {data_dir} is not writable. {_how_to_fix(spec, data_dir)}")
+    try:
+        fetch_file(spec.url, path, spec.sha256, mirror=mirror, progress=progress)
+    except DataFileError as e:
+        raise DataFileError(f"{e}; nothing was saved. {_how_to_fix(spec, data_dir)}") from e
     return path
 
 
-def _download(spec: DataFile, path: Path, data_dir: Path) -> None:
-    if not os.access(data_dir if data_dir.exists() else data_dir.parent, os.W_OK):
-        raise DataFileError(
-            f"{path} is missing and {data_dir} is not writable. {_how_to_fix(spec, data_dir)}")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        with requests.get(spec.url, stream=True, timeout=DOWNLOAD_TIMEOUT_S) as response:
-            response.raise_for_status()
-            with tempfile.NamedTemporaryFile(dir=path.parent, delete=False) as tmp:
-                for chunk in response.iter_content(1 << 20):
-                    tmp.write(chunk)
-    except requests.RequestException as e:
-        raise DataFileError(f"could not download {spec.url}: {e}. {_how_to_fix(spec, data_dir)}") from e
-    tmp_path = Path(tmp.name)
-    actual = sha256_of(tmp_path)
-    if actual != spec.sha256:
-        tmp_path.unlink()
-        raise DataFileError(f"{spec.url} has sha256 {actual}, expected {spec.sha256}; nothing was saved")
-    tmp_path.replace(path)
-
-
 def _how_to_fix(spec: DataFile, data_dir: Path) -> str:
-    return (f"Download {spec.url} (sha256 {spec.sha256}) and save it as {data_dir / spec.local}, "
-            f"or set FPKG_DATA_DIR to a folder that holds {spec.local}.")
+    return (f"Offline, set FPKG_DATA_DIR to a folder that holds {spec.local}, with the other sources' folders "
+            f"(mondo/, phenopacket-store/, hpo-translations/) beside it (README: Set up); or save {spec.url} "
+            f"(sha256 {spec.sha256}) as {data_dir / spec.local}.")

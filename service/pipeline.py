@@ -29,6 +29,7 @@ from graphstore.store import GraphStore, open_store
 from identity.mondo import Mondo
 from kg_dump.build import BuildReport, ensure_built, manifest_path, mondo_folder
 from kg_dump.hpo_profiles import HpoProfiles, load_hpo_profiles
+from kg_dump.sources import ensure_sources, releases_line
 from llm.base import GenerationRequest, Generator
 from llm.factory import check_backend, make_generator
 from llm.grounded import GroundedWriter
@@ -112,6 +113,7 @@ class Pipeline:
         # one lock per mode: a first vector request builds its index for a minute without
         # holding up Cypher requests, and two racing requests build it once
         self._retriever_locks = {mode: threading.Lock() for mode in MODES}
+        self.closed = False  # set by close(): a stop while an index loads in the background says nothing
 
     @classmethod
     def start(cls, settings: Settings, progress: Callable[[str], None] = print) -> Pipeline:
@@ -121,6 +123,8 @@ class Pipeline:
 
         started = time.perf_counter()
         check_backend(settings)  # a misconfigured LLM is reported now, not at the first request
+        ensure_sources(settings, progress)  # a first start fetches what is missing, each file checked
+        progress(releases_line(settings))
         progress(f"opening the {settings.graph_backend} graph store")
         store = open_store(settings)
         progress("checking the graph (a first start builds it from the FPKG dump and HPO)")
@@ -178,9 +182,11 @@ class Pipeline:
         def load() -> None:
             try:
                 self.retriever(mode)
-                progress(f"the {mode} index is ready")
+                message = f"the {mode} index is ready"
             except Exception as e:  # noqa: BLE001 - the first request in this mode retries and reports it
-                progress(f"the {mode} mode could not be loaded yet: {e}")
+                message = f"the {mode} mode could not be loaded yet: {e}"
+            if not self.closed:  # after a stop, the load failing as the process ends is no news
+                progress(message)
 
         thread = threading.Thread(target=load, name=f"warm-{mode}", daemon=True)
         thread.start()
@@ -343,6 +349,7 @@ class Pipeline:
         yield result
 
     def close(self) -> None:
+        self.closed = True
         self.store.close()
 
 

@@ -69,6 +69,32 @@ def test_the_readme_has_the_set_up_commands_verbatim():
         assert f"```bash\n{command}\n```" in text, command
 
 
+def set_up_section() -> str:
+    text = README.read_text(encoding="utf-8")
+    return text.split("## Set up", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_set_up_section_opens_with_the_two_commands():
+    """The two commands come first; what the first start fetches, offline and the first curator after."""
+    blocks = re.findall(r"```bash\n(.*?)\n```", set_up_section(), re.S)
+    assert blocks[:2] == list(SET_UP_COMMANDS)
+
+
+def test_the_set_up_section_names_every_source_its_folder_variable_and_the_ner_model():
+    from kg_dump.sources import SOURCES
+    from ner.model_choice import PUBLISHED_MODEL
+
+    section = set_up_section()
+    for source in SOURCES.values():
+        assert f"`{source.variable}`" in section, source.variable
+        repo = "/".join(source.downloads[0].url.split("/")[3:5])  # where it comes from: owner/name on GitHub
+        assert f"`{repo}`" in section, (source.name, repo)
+    assert f"`{PUBLISHED_MODEL}`" in section and "Hugging Face Hub" in section
+    assert "FPKG_SOURCES_MIRROR" in section
+    assert "python -m app users add" in section and "--role curator" in section  # the first curator
+    assert "python -m app users add" in (ROOT / "docs" / "users.md").read_text(encoding="utf-8")
+
+
 def test_the_link_reader_finds_what_it_should():
     """The checks above are only as good as the link reader."""
     text = ("[a](docs/a.md) ![p](img.png \"t\") [b](<docs/b c.md#x>) [u](https://x.org) [h](#top)\n"

@@ -10,6 +10,7 @@ import atexit
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -105,6 +106,12 @@ def private_cache(pipeline, folder: Path) -> Settings:
     return settings
 
 
+def as_from_a_terminal() -> None:
+    """In the child: SIGINT as a terminal's Ctrl-C delivers it, even where the test runner itself was
+    started in the background with SIGINT ignored (which a child would inherit)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def launch_app(settings: Settings, log_path: Path, timeout_s: float = START_TIMEOUT_S,
                env: dict[str, str] | None = None) -> AppServer:
     """`python -m app` on a free port, returned once /healthz says ok (the caller stops it);
@@ -114,7 +121,7 @@ def launch_app(settings: Settings, log_path: Path, timeout_s: float = START_TIME
     with open(log_path, "w") as log:
         process = subprocess.Popen([sys.executable, "-m", "app", "--port", str(port)], cwd=REPO_ROOT,
                                    env=app_environment(settings) | (env or {}), stdout=log,
-                                   stderr=subprocess.STDOUT)
+                                   stderr=subprocess.STDOUT, preexec_fn=as_from_a_terminal)
     server = AppServer(f"http://127.0.0.1:{port}", process, log_path, 0.0)
     deadline = began + timeout_s
     while True:
