@@ -53,7 +53,9 @@ associated rare genetic disease".
 - **Language:** English.
 - **Used beside:** in FPKG-RAG its disease spans are linked with disease identity from the
   [Mondo Disease Ontology](https://mondo.monarchinitiative.org) (Vasilevsky et al., CC BY 4.0; release of
-  2026-08-21, commit fad2512b48); MONDO is not part of its training data.
+  2026-08-21, commit fad2512b48), and the differential weighs published patients from
+  [GA4GH phenopacket-store](https://github.com/monarch-initiative/phenopacket-store) (Monarch Initiative,
+  Danis et al., BSD-3-Clause); neither is part of its training data.
 
 ## Labels
 

@@ -45,7 +45,9 @@ with their PubMed ids, the Cypher that ran and a picture of the evidence subgrap
 Data: FPKG from [zhelishisongjie/Facial-Phenotype-RAG](https://github.com/zhelishisongjie/Facial-Phenotype-RAG)
 (MIT), the [Human Phenotype Ontology](https://hpo.jax.org) ([licence](https://hpo.jax.org/license)) and the
 [Mondo Disease Ontology](https://mondo.monarchinitiative.org) (Vasilevsky et al., CC BY 4.0; release of
-2026-08-21, commit fad2512b48) for disease identity.
+2026-08-21, commit fad2512b48) for disease identity, and
+[GA4GH phenopacket-store](https://github.com/monarch-initiative/phenopacket-store) (Monarch Initiative,
+Danis et al., BSD-3-Clause) for its published patients, in the graph beside FPKG's as evidence.
 
 **For research and education only. This is not a medical device and must not be used to diagnose or
 treat anyone.**

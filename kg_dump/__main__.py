@@ -123,6 +123,24 @@ def _print_store_counts(store, report) -> None:
         _print_counter("FPKG relationships confirmed by HPO",
                        Counter(report.added.get("relationships_merged", {})))
         _print_identity(report)
+        _print_patients(report)
+
+
+def _print_patients(report) -> None:
+    """The published patients merged (phenopacket-store), and the files skipped and why."""
+    patients = report.patients
+    if not patients:
+        return
+    print(f"\npublished patients (phenopacket-store, sha256 {patients['sha256'][:12]}): {patients['patients']}; "
+          f"diseases added {patients['diseases_added']}, genes added {patients['genes_added']}, gene links added "
+          f"{patients['gene_links_added']} (confirmed {patients['gene_links_confirmed']}), papers FPKG shares "
+          f"{patients['articles_shared']}")
+    _print_counter("nodes added from phenopacket-store", Counter(patients.get("nodes", {})))
+    _print_counter("relationships added from phenopacket-store", Counter(patients.get("relationships", {})))
+    if patients["files_skipped"]:
+        print(f"  files skipped: {patients['files_skipped']}")
+        for line in patients["skipped"]:
+            print(f"    {line}")
 
 
 def _print_identity(report) -> None:

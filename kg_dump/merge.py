@@ -8,7 +8,7 @@ OMIM id or normalised name. Every node and relationship says where it came from 
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from fpkg.names import fold_name
@@ -55,6 +55,9 @@ class _Merger:
         self.next_node_id = max([n.id for n in graph.nodes] + [HPO_ID_OFFSET]) + 1
         self.next_rel_id = max([r.id for r in graph.relationships] + [HPO_ID_OFFSET]) + 1
         self.pairs = {(r.start, r.type, r.end): r for r in graph.relationships}
+        # what each source added, by label and by type (the report's counts are HPO's)
+        self.added: dict[str, Counter] = defaultdict(Counter, {HPO: self.report.added_nodes})
+        self.added_relationships: dict[str, Counter] = defaultdict(Counter, {HPO: self.report.added_relationships})
 
     def nodes_with(self, label: str) -> list[Node]:
         return [n for n in self.graph.nodes if label in n.labels]
@@ -63,7 +66,7 @@ class _Merger:
         node = Node(self.next_node_id, [label], {**properties, "source": source})
         self.next_node_id += 1
         self.graph.nodes.append(node)
-        self.report.added_nodes[label] += 1
+        self.added[source][label] += 1
         return node
 
     def mark_merged(self, node: Node, label: str, extra: dict) -> None:
@@ -88,7 +91,7 @@ class _Merger:
         self.next_rel_id += 1
         self.graph.relationships.append(rel)
         self.pairs[(start, rel_type, end)] = rel
-        self.report.added_relationships[rel_type] += 1
+        self.added_relationships[source][rel_type] += 1
         return rel
 
 

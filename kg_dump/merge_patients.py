@@ -50,11 +50,14 @@ class PatientsReport:
     articles_shared: int = 0  # papers FPKG published patients of too
     unmapped: Counter = field(default_factory=Counter)  # disease ids that name no disease, and why
     skipped_files: list[str] = field(default_factory=list)
+    nodes: dict = field(default_factory=dict)  # added, by label
+    relationships: dict = field(default_factory=dict)  # added, by type
 
     def summary(self) -> dict:
         return {"patients": self.patients, "diseases_added": self.diseases_added, "genes_added": self.genes_added,
                 "gene_links_added": self.gene_links_added, "gene_links_confirmed": self.gene_links_confirmed,
                 "articles_shared": self.articles_shared, "unmapped": dict(self.unmapped),
+                "nodes": self.nodes, "relationships": self.relationships,
                 "files_skipped": len(self.skipped_files), "skipped": self.skipped_files[:20]}
 
 
@@ -89,6 +92,8 @@ def merge_patients(merger, store: StoreRead, mondo: Mondo) -> PatientsReport:
         else:
             merger.link(gene, CAUSE, disease, {"pmids": papers}, source=PHENOPACKET_STORE)
             report.gene_links_added += 1
+    report.nodes = dict(merger.added[PHENOPACKET_STORE])
+    report.relationships = dict(merger.added_relationships[PHENOPACKET_STORE])
     return report
 
 
