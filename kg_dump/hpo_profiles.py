@@ -1,5 +1,6 @@
 """HPO's whole phenotype annotations, for ranking: every term with its parents and information content,
-every disease's annotations with their frequencies, and HPO's NOT annotations.
+every disease's annotations with their frequencies, HPO's NOT annotations and each disease's modes of
+inheritance.
 
 They are not graph edges. The graph shows the facial part (its questions, Explore and vector mode are
 facial-first); the other ~200k annotations as `Exhibit` edges would triple the graph's relationships,
@@ -29,8 +30,9 @@ from kg_dump.hpo_layer import (
     release_of,
 )
 
-FORMAT = 1  # of the cached profiles: a new format is made anew, not misread
+FORMAT = 2  # of the cached profiles: a new format is made anew, not misread
 PHENOTYPIC_ABNORMALITY = "HP:0000118"  # the root of phenotype terms (not inheritance, onset, ...)
+INHERITANCE_ASPECT = "I"  # phenotype.hpoa's rows that give a disease's mode of inheritance
 
 
 @dataclass
@@ -48,6 +50,7 @@ class HpoProfiles:
     frequency: np.ndarray  # float32, the share of patients (NaN: not given)
     excluded_disease: np.ndarray  # int32, one row per NOT annotation
     excluded_term: np.ndarray  # int32
+    inheritance: dict[str, tuple[str, ...]] = field(default_factory=dict)  # disease id -> HPO's mode names
     index: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -83,6 +86,7 @@ def _build(hpo_dir: Path) -> HpoProfiles:
     index = {term: i for i, term in enumerate(ids)}
     information = information_content(hpo_dir / "phenotype.hpoa", found)
     diseases, rows, excluded = _annotations(hpo_dir / "phenotype.hpoa", index)
+    inheritance = _inheritance(hpo_dir / "phenotype.hpoa", found)
     return HpoProfiles(
         release=release_of(hpo_dir / "hp.obo"), terms=ids, names=[found[t]["name"] for t in ids],
         synonyms=[tuple(sorted(set(map(quoted, found[t].get("synonym", []))))) for t in ids],
@@ -94,7 +98,7 @@ def _build(hpo_dir: Path) -> HpoProfiles:
         annotated_term=np.array([r[1] for r in rows], dtype=np.int32),
         frequency=np.array([r[2] for r in rows], dtype=np.float32),
         excluded_disease=np.array([r[0] for r in excluded], dtype=np.int32),
-        excluded_term=np.array([r[1] for r in excluded], dtype=np.int32))
+        excluded_term=np.array([r[1] for r in excluded], dtype=np.int32), inheritance=inheritance)
 
 
 def _annotations(hpoa_path: Path, index: dict[str, int]) -> tuple[list[str], list[tuple], list[tuple]]:
@@ -117,3 +121,14 @@ def _annotations(hpoa_path: Path, index: dict[str, int]) -> tuple[list[str], lis
     number = {d: i for i, d in enumerate(diseases)}
     rows = sorted((number[d], t, f) for (d, t), f in best.items())
     return diseases, rows, sorted((number[d], t) for d, t in excluded)
+
+
+def _inheritance(hpoa_path: Path, found: dict[str, dict]) -> dict[str, tuple[str, ...]]:
+    """Each OMIM or ORPHA disease's modes of inheritance, by HPO's names ("Autosomal dominant inheritance")."""
+    modes: dict[str, dict[str, None]] = {}
+    with open(hpoa_path, encoding="utf-8") as f:
+        for row in csv.DictReader((line for line in f if not line.startswith("#")), delimiter="\t"):
+            if row["aspect"] == INHERITANCE_ASPECT and row["qualifier"] != "NOT" and row["hpo_id"] in found \
+                    and row["database_id"].startswith(("OMIM:", "ORPHA:")):
+                modes.setdefault(row["database_id"], {})[found[row["hpo_id"]]["name"]] = None
+    return {disease: tuple(names) for disease, names in modes.items()}
