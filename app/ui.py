@@ -143,7 +143,8 @@ def _run(backend: str, start: Callable[[], Iterator[PipelineResult]], with_ranke
                 began = time.perf_counter()
                 picture = evidence_image(result, pictures)
                 extra = {"evidence_picture": (time.perf_counter() - began) * 1000}
-            confidence = (confidence_label(result.confidence),) if with_ranked else ()
+            confidence = (confidence_label(result.confidence, result.confidence_shape, result.findings_linked),) \
+                if with_ranked else ()
             yield (answer_markdown(result.answer), notices_markdown(result), *tables, picture, timings(result, extra),
                    *confidence)
     except InputError as e:

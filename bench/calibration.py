@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import generalise
-from bench.reliability import calibration, reliability_markdown
+from bench.reliability import answer_right, calibration, reliability_markdown
 from bench.results import results_dir, variant_name
 from diagnosis.confidence import FEATURES, MODEL_PATH, SHAPES, ConfidenceModel, Logistic
 from fpkg.errors import BenchError
@@ -50,8 +50,7 @@ def fit(items: list[dict[str, Any]], fitted_on: dict) -> ConfidenceModel:
         chosen = [item for item in items if item["shape"] == shape and item["features"]]
         if not chosen:
             raise BenchError(f"no development case of the shape {shape!r}: calibrate on --sets lopo,simulated")
-        models[shape] = fit_logistic([item["features"] for item in chosen],
-                                     [item["ranker_rank"] == 1 for item in chosen])
+        models[shape] = fit_logistic([item["features"] for item in chosen], [answer_right(item) for item in chosen])
     counts = {shape: sum(item["shape"] == shape for item in items if item["features"]) for shape in SHAPES}
     return ConfidenceModel(models, {**fitted_on, "cases": counts})
 
@@ -92,6 +91,8 @@ def run(pipeline, *, sets: list[str], limit: int | None, seed: int, model_path: 
         figures[split] = calibration(items)
         for name in sets:  # each set apart: a model can fit the mixture and miss one kind of patient
             figures[f"{split}, {name}"] = calibration([item for item in items if item["set"] == name])
+        for shape in SHAPES:  # and each input shape: thin input must not borrow the others' confidence
+            figures[f"{split}, {shape}"] = calibration([item for item in items if item["shape"] == shape])
     return {"model": str(model_path), "fitted_on": model.fitted_on, "features": FEATURES,
             "coef": {shape: dict(zip(FEATURES, m.coef, strict=True)) for shape, m in model.models.items()},
             "hpo": test["hpo"], "calibration": figures, "cells": {"dev": dev["cells"], "test": test["cells"]}}

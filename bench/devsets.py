@@ -21,6 +21,7 @@ import numpy as np
 
 from diagnosis.ontology import PhenotypeOntology
 from diagnosis.profiles import DiseaseProfiles
+from diagnosis.ranker import DiagnosisCase
 from fpkg.names import fold_name
 from graphstore.store import GraphStore
 
@@ -65,6 +66,14 @@ class DevCase:
     other_findings: tuple[str, ...] = ()  # present findings beside the face
     excluded: tuple[str, ...] = ()  # findings the patient was examined for and lacks
     whole: bool = False  # findings beside the face were given: the baseline matches whole profiles too
+    age_years: float | None = None  # the patient's age and sex, where the set gives them
+    sex: str | None = None  # female or male
+
+    def diagnosis_case(self):
+        """The case as the ranker takes it."""
+        return DiagnosisCase(phenotypes=self.phenotypes, gene=self.gene, variant=self.variant, options=self.options,
+                             other_findings=self.other_findings, excluded=self.excluded, age_years=self.age_years,
+                             sex=self.sex)
 
     @property
     def truth_option(self) -> str | None:

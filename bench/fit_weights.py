@@ -23,7 +23,6 @@ from typing import Any
 from bench import generalise
 from bench.runtime import progress
 from diagnosis.evidence import KINDS, WEIGHTS_PATH
-from diagnosis.ranker import DiagnosisCase
 from fpkg.errors import BenchError
 from retrieval.hold_out import HoldOut
 
@@ -39,10 +38,7 @@ def prepare(pipeline, sets: list[str], limit: int | None) -> dict[tuple[str, str
     prepared: dict[tuple[str, str], list] = defaultdict(list)
     for (set_name, condition, _), group in groups.items():
         for case in progress(group, f"fit-weights {set_name} {condition}"):
-            diagnosis_case = DiagnosisCase(phenotypes=case.phenotypes, gene=case.gene, variant=case.variant,
-                                           options=case.options, other_findings=case.other_findings,
-                                           excluded=case.excluded)
-            ready = pipeline.ranker.prepare(diagnosis_case, HoldOut.of(pipeline.store, case.exclude_pmids))
+            ready = pipeline.ranker.prepare(case.diagnosis_case(), HoldOut.of(pipeline.store, case.exclude_pmids))
             prepared[(set_name, condition)].append((case, ready))
     return prepared
 

@@ -6,6 +6,7 @@ Each patient gives five cases, all split by a hash of its OMIM id (a disease is 
     gene_whole       gene, variant, every present finding and every excluded one, open
     facial_only      facial findings alone (at least two), open
     whole_phenotype  every present and excluded finding, no gene, open
+    few_findings     one to three of the present findings (chosen by a hash of the case id), no gene, open
     four_options     the set's selective question: gene, variant, facial findings, four options
 
 Each case holds its patient's own paper out of the knowledge (every published patient sharing its PMID).
@@ -16,8 +17,10 @@ The truth is the patient's OMIM disease: the graph node with that id, when the g
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 from bench.devsets import DevCase, split_of
@@ -28,7 +31,8 @@ from retrieval.options import split_question
 
 CASES = "phenopackets_dev.jsonl"
 SELECTIVE = "phenopackets_dev_selective.csv"
-CONDITIONS = ("gene_facial", "gene_whole", "facial_only", "whole_phenotype", "four_options")
+CONDITIONS = ("gene_facial", "gene_whole", "facial_only", "whole_phenotype", "few_findings", "four_options")
+FEW_FINDINGS = 3  # a thin description: one to three findings
 MIN_FACIAL = 2  # as the set's question files: a face described by one finding is no facial description
 MAX_FACIAL = 12  # the question files' cut
 DISEASE_IDS = "MATCH (d:Disease) RETURN d.nid AS id, d.disease_id AS did, d.other_ids AS others"
@@ -81,14 +85,28 @@ def _cases(patient: dict, truth: int | None, ontology: PhenotypeOntology,
             patient["gene"] if gene else None, "; ".join(patient["variants"]) or None if gene else None, chosen,
             own_paper, truth, patient["omim_id"], patient["disease"], split_of(patient["omim_id"]),
             other_findings=tuple(f["label"] for f in others) if whole else (),
-            excluded=tuple(f["label"] for f in patient["excluded"]) if whole else (), whole=whole)
+            excluded=tuple(f["label"] for f in patient["excluded"]) if whole else (), whole=whole,
+            age_years=patient.get("age"), sex=patient.get("sex") if patient.get("sex") in ("female", "male") else None)
 
     found = [case("gene_whole", gene=True, whole=True), case("whole_phenotype", gene=False, whole=True)]
+    found.append(_few_findings(case("whole_phenotype", gene=False, whole=True), patient, ontology))
     if len(facial) >= MIN_FACIAL:
         found += [case("gene_facial", gene=True, whole=False), case("facial_only", gene=False, whole=False)]
     if options:
         found.append(case("four_options", gene=True, whole=False, chosen=options))
     return found
+
+
+def _few_findings(whole: DevCase, patient: dict, ontology: PhenotypeOntology) -> DevCase:
+    """Thin input, as a clinician often has it: one to three of the patient's present findings (the count
+    and the findings chosen by a hash of the case id: the same every run), no gene, nothing absent."""
+    present = sorted(patient["present"], key=lambda f: hashlib.sha256(f"{patient['case_id']}:{f['id']}".encode())
+                     .digest())
+    chosen = present[:1 + hashlib.sha256(patient["case_id"].encode()).digest()[0] % FEW_FINDINGS]
+    return replace(whole, condition="few_findings", phenotypes=tuple(f["label"] for f in chosen if f["facial"]),
+                   other_findings=tuple(f["label"] for f in chosen if not f["facial"]), excluded=(),
+                   terms=tuple(t for f in chosen if (t := ontology.index_of_hpo.get(f["id"])) is not None),
+                   whole=any(not f["facial"] for f in chosen))
 
 
 def _options(path: Path) -> dict[str, dict[str, str]]:

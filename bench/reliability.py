@@ -32,17 +32,24 @@ def calibration(items: list[dict[str, Any]]) -> dict[str, Any] | None:
     if not scored:
         return None
     probabilities = [item["confidence"] for item in scored]
-    right = [item["ranker_rank"] == 1 for item in scored]
+    right = [answer_right(item) for item in scored]
     # the base rate's Brier score: what a constant confidence would get
     base = sum(right) / len(right)
+    table = reliability(probabilities, right)
     return {"n": len(scored), "brier": round(brier(probabilities, right), 4),
             "brier_constant": round(brier([base] * len(right), right), 4),
-            "reliability": reliability(probabilities, right)}
+            "ece": round(sum(row["n"] * abs(row["stated"] - row["observed"]) for row in table) / len(scored), 4),
+            "reliability": table}
+
+
+def answer_right(item: dict[str, Any]) -> bool:
+    """The top answer is right: the truth, or a group shown first that holds it (the answer as stated)."""
+    return item.get("ranker_group_rank", item["ranker_rank"]) == 1
 
 
 def reliability_markdown(name: str, figures: dict[str, Any]) -> list[str]:
-    lines = [f"{name}: Brier {figures['brier']:.3f} over {figures['n']} cases "
-             f"(a constant confidence: {figures['brier_constant']:.3f})", "",
+    lines = [f"{name}: Brier {figures['brier']:.3f}, expected calibration error {figures.get('ece', 0):.3f} over "
+             f"{figures['n']} cases (a constant confidence: Brier {figures['brier_constant']:.3f})", "",
              "| confidence | cases | mean stated | share right |", "|---|---:|---:|---:|"]
     lines += [f"| {row['bin']} | {row['n']} | {row['stated']:.2f} | {row['observed']:.2f} |"
               for row in figures["reliability"]]

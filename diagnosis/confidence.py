@@ -25,13 +25,24 @@ MOST_CONFIDENT = 0.95
 # No finding of the patient matched the top answer: the gene alone spoke, and that is said as low.
 NO_FINDING_MATCHED = 0.3
 FEATURES = ("margin", "gene", "variant", "cases", "gene_candidates", "similarity", "exact_share", "phenotypes",
-            "information", "annotated", "selective")
-SHAPES = ("with_variant", "without_variant")
+            "information", "annotated", "selective", "patients", "cardinal", "published", "group")
+# one model per input shape: the patient's gene known to the graph, else findings alone, few (1-3) or more
+SHAPES = ("gene", "few_findings", "findings")
+FEW_FINDINGS = 3
+SHAPE_WORDS = {"gene": "the patient's gene and its findings", "few_findings": "few findings and no gene",
+               "findings": "the findings alone, no gene"}
+
+
+def linked_findings(diagnosis) -> int:
+    return sum(1 for link in diagnosis.links if link.type in ("FACIAL_PHENOTYPE", "FINDING")
+               and (link.node_id is not None or link.ids))
 
 
 def case_shape(diagnosis) -> str:
-    """Whether the case named a variant (as published patients do)."""
-    return "with_variant" if any(link.type == "MUTATION" for link in diagnosis.links) else "without_variant"
+    """The case's input shape (SHAPES): what its confidence is calibrated on."""
+    if any(link.type == "GENE" and link.node_id is not None for link in diagnosis.links):
+        return "gene"
+    return "few_findings" if linked_findings(diagnosis) <= FEW_FINDINGS else "findings"
 
 
 def features(diagnosis, phenotype_weight: float) -> dict[str, float] | None:
@@ -41,8 +52,7 @@ def features(diagnosis, phenotype_weight: float) -> dict[str, float] | None:
         return None
     top = ranked[0]
     second = ranked[1].score if len(ranked) > 1 else 0.0
-    linked = sum(1 for link in diagnosis.links if link.type in ("FACIAL_PHENOTYPE", "FINDING")
-                 and (link.node_id is not None or link.ids))
+    linked = linked_findings(diagnosis)
     return {
         "margin": top.score - second,
         "gene": float("gene" in top.parts),
@@ -56,6 +66,10 @@ def features(diagnosis, phenotype_weight: float) -> dict[str, float] | None:
         # a disease known by one or two terms matches a vague description perfectly, and says little
         "annotated": math.log1p(top.annotated),
         "selective": float(diagnosis.selective),
+        "patients": top.parts.get("patients", 0.0),  # published patients like this one
+        "cardinal": top.parts.get("cardinal", 0.0),
+        "published": top.parts.get("published", 0.0),  # how often it is published
+        "group": float(bool(top.ranked_members)),  # a group shown first: right when the truth is a member
     }
 
 
@@ -100,12 +114,16 @@ class ConfidenceModel:
         return cls(models, data.get("fitted_on", {}))
 
 
-def label(probability: float | None) -> str:
-    """What the app shows beside the answer."""
+def label(probability: float | None, shape: str | None = None, findings: int | None = None) -> str:
+    """What the app shows beside the answer, with what the confidence rests on in words."""
     if probability is None:
         return ""
+    rests = ""
+    if shape in SHAPE_WORDS:
+        counted = f" ({findings} finding{'s' if findings != 1 else ''} recognised)" if findings is not None else ""
+        rests = (f" It rests on {SHAPE_WORDS[shape]}{counted}, calibrated on published patients with the same "
+                 "kind of input.")
     if probability < LOW_CONFIDENCE:
         return (f"**Low confidence** ({probability:.0%} that the top answer is right, below "
-                f"{LOW_CONFIDENCE:.0%}): treat the ranking as a list to examine, not an answer.")
-    return (f"Confidence {probability:.0%} that the top-ranked answer is right "
-            "(calibrated on development cases).")
+                f"{LOW_CONFIDENCE:.0%}): treat the ranking as a list to examine, not an answer.{rests}")
+    return f"Confidence {probability:.0%} that the top-ranked answer is right.{rests}"

@@ -33,9 +33,11 @@ class Annotation(NamedTuple):
 
 class DiseaseProfiles:
     def __init__(self, rows: list[dict], phenotype_names: dict[int, str],
-                 hpo_terms: dict[int, dict[int, float]] | None = None, hpo_excluded: dict[int, set[int]] | None = None):
+                 hpo_terms: dict[int, dict[int, float]] | None = None, hpo_excluded: dict[int, set[int]] | None = None,
+                 inheritance: dict[int, set[str]] | None = None, onset: dict[int, set[str]] | None = None):
         """`rows`: the graph's facial annotations; `hpo_terms`: disease node -> {HPO term number: frequency
-        (NaN: not given)}, its whole annotation; `hpo_excluded`: disease node -> the terms HPO says it lacks."""
+        (NaN: not given)}, its whole annotation; `hpo_excluded`: disease node -> the terms HPO says it lacks;
+        `inheritance`: disease node -> HPO's modes of inheritance (names); `onset`: -> HPO's onset terms."""
         self.by_disease: dict[int, list[Annotation]] = defaultdict(list)
         self.by_phenotype: dict[int, set[int]] = defaultdict(set)
         self.by_pmid: dict[int, set[int]] = defaultdict(set)
@@ -47,6 +49,8 @@ class DiseaseProfiles:
         self.phenotype_names = phenotype_names
         self.hpo_terms = hpo_terms or {}
         self.hpo_excluded = hpo_excluded or {}
+        self.inheritance = inheritance or {}
+        self.onset = onset or {}
 
     @classmethod
     def from_store(cls, store: GraphStore, hpo: HpoProfiles | None = None) -> DiseaseProfiles:
@@ -70,7 +74,13 @@ class DiseaseProfiles:
         for node, term in zip(nodes[hpo.excluded_disease].tolist(), hpo.excluded_term.tolist(), strict=True):
             if node >= 0:
                 excluded[node].add(term)
-        return cls(rows, names, dict(terms), dict(excluded))
+        inheritance: dict[int, set[str]] = defaultdict(set)
+        onset: dict[int, set[str]] = defaultdict(set)
+        for by_id, into in ((hpo.inheritance, inheritance), (hpo.onset, onset)):
+            for disease_id, values in by_id.items():
+                if disease_id in node_of:
+                    into[node_of[disease_id]].update(values)
+        return cls(rows, names, dict(terms), dict(excluded), dict(inheritance), dict(onset))
 
     def __len__(self) -> int:
         return sum(len(annotations) for annotations in self.by_disease.values())

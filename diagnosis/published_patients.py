@@ -128,6 +128,15 @@ class PublishedPatients:
     def __len__(self) -> int:
         return len(self.patients)
 
+    def count(self, disease: int, exclude_pmids: frozenset[int] = frozenset()) -> int:
+        """How many published patients the disease has, a held-out paper's left out."""
+        rows = self.of_disease.get(disease)
+        if rows is None:
+            return 0
+        if not exclude_pmids:
+            return len(rows)
+        return int(np.count_nonzero(~np.isin(self.pmids[rows], sorted(exclude_pmids))))
+
     def scores(self, terms: list[int], *, whole: bool, patient_side: float,
                exclude_pmids: frozenset[int] = frozenset()) -> PatientScores:
         """The case's similarity to every patient (their facial findings only, for a face-only case)."""

@@ -42,7 +42,8 @@ class DiagnosisEvidence:
 
     def triples_for(self, ranked, patient_terms: set[int] | None = None) -> list[Triple]:
         """The graph facts behind the ranked diseases (gene links, then shared phenotypes)."""
-        wanted = {r.node_id for r in ranked if r.node_id is not None}
+        wanted = {r.node_id for r in ranked if r.node_id is not None} | {
+            m.node_id for r in ranked for m in getattr(r, "ranked_members", ()) if m.node_id is not None}
         triples: list[Triple] = []
         if self.gene:
             gene_id, gene_name = self.gene

@@ -20,17 +20,19 @@ from dataclasses import dataclass, field, replace
 from diagnosis.confidence import ConfidenceModel, case_shape
 from diagnosis.confidence import features as confidence_features
 from diagnosis.conflicts import CHECKED_DISEASES, Conflict, against_exclusions, co_carried, variant_vs_gene
-from diagnosis.evidence import KINDS, CaseEvidence, Part, load_weights
+from diagnosis.evidence import KINDS, CaseEvidence, Knowledge, Part, load_weights
 from diagnosis.groups import DiseaseGroups
 from diagnosis.ontology import PhenotypeOntology
 from diagnosis.phenotype_match import PATIENT_SIDE, PhenotypeMatcher
 from diagnosis.profiles import DiseaseProfiles
 from diagnosis.published_patients import CasePatients, NearestPatient, PublishedPatients
 from diagnosis.queries import gather_evidence
+from diagnosis.told_apart import told_apart
 from diagnosis.twins import find_twins, merge_twins
 from fpkg.names import fold_name, without_abbreviation
 from graphstore.schema import DIAGNOSED, DISEASE, SAMPLE
 from graphstore.store import GraphStore
+from kg_dump.cardinal import is_cardinal
 from retrieval.findings import FINDING, FindingLinker
 from retrieval.hold_out import NOTHING_HELD_OUT, HoldOut
 from retrieval.linking import EntityLinker
@@ -78,13 +80,15 @@ class RankedDisease:
     group: str | None = None  # the group this member was chosen from ("Loeys-Dietz syndrome (ORPHA:60030)")
     group_node: int | None = None
     members: int = 0  # a group left standing: how many diseases it holds (diagnosis/groups.py)
+    ranked_members: tuple = ()  # a group shown first: its members, ranked (diagnosis/groups.py `collapse`)
+    told_apart: tuple[str, ...] = ()  # what would tell those members apart (diagnosis/told_apart.py)
 
     @property
     def title(self) -> str:
         """The name as an answer shows it: a member with its group beside it, a group said to be one."""
         if self.group and fold_name(without_abbreviation(self.group)) != fold_name(self.name):
             return f"{self.name}, in the group {self.group}"  # (a group named as its member says nothing more)
-        if self.members:
+        if self.members > 1:
             return f"{self.name} (a group of {self.members} diseases)"
         return self.name
 
@@ -114,6 +118,7 @@ class Diagnosis:
     options_not_in_graph: list[str] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
     confidence: float | None = None  # that the top answer is right (diagnosis/confidence.py)
+    shape: str = ""  # the input's shape its confidence is calibrated on (diagnosis/confidence.py SHAPES)
     conflicts: list[Conflict] = field(default_factory=list)  # facts that disagree (diagnosis/conflicts.py)
     information: float = 0.0  # the linked phenotypes' summed information content: how much they say
     gene_diseases: frozenset[int] = frozenset()  # what the knowledge links the gene to (a held-out paper's left out)
@@ -137,10 +142,15 @@ class DiagnosisRanker:
         self.profiles = profiles
         self.matcher = PhenotypeMatcher(ontology, self.profiles)
         self.twin_of = find_twins(*_twin_inputs(reads, self.profiles))
+        genes_of: dict[int, set[str]] = {}
+        for row in reads.query(_GENE_NAMES, timeout_ms=60_000):
+            genes_of.setdefault(row["disease"], set()).add(row["gene"])
+        self.genes_of = {d: tuple(sorted(g)) for d, g in genes_of.items()}  # a disease's genes, by name
         self.groups = DiseaseGroups.from_store(reads)
         self.confidence_model = ConfidenceModel.load()
         self.weights = load_weights()
         self.patients = patients if patients is not None else PublishedPatients.from_store(reads, ontology)
+        self.knowledge = Knowledge(ontology, profiles, self.patients, _cardinal_findings(ontology, profiles))
 
     def rank(self, case: DiagnosisCase, hold_out: HoldOut = NOTHING_HELD_OUT) -> Diagnosis:
         prepared = self.prepare(case, hold_out)
@@ -155,13 +165,17 @@ class DiagnosisRanker:
         diagnosis = Diagnosis(ranked, bool(case.options), links, evidence.triples_for(ranked), evidence.runs,
                               notices, missing)
         self._add_nearest_patients(diagnosis, prepared)
+        diagnosis.ranked = [replace(r, told_apart=told_apart(list(r.ranked_members), self.genes_of, self.profiles,
+                                                             self.ontology.names)) if r.ranked_members else r
+                            for r in diagnosis.ranked]
         if prepared.evidence.gene is not None:
             diagnosis.gene_diseases = frozenset(evidence.gene_sources)
         self._check_conflicts(diagnosis, evidence, prepared.phenotypes, hold_out.pmids)
         diagnosis.information = round(float(sum(self.ontology.ic[t] for t in prepared.evidence.present)), 4)
         values = confidence_features(diagnosis, self.weights["phenotype"])
+        diagnosis.shape = case_shape(diagnosis)
         if self.confidence_model is not None and values is not None:
-            diagnosis.confidence = round(self.confidence_model.probability(values, case_shape(diagnosis)), 4)
+            diagnosis.confidence = round(self.confidence_model.probability(values, diagnosis.shape), 4)
         _when_no_finding_linked(case, diagnosis)
         started, linked_at = prepared.timings["started"], prepared.timings["linked"]
         diagnosis.timings_ms = {"linking": _ms(started, linked_at), "queries": _ms(linked_at, queried_at),
@@ -183,8 +197,9 @@ class DiagnosisRanker:
         whole = not all(self.ontology.facial[t] for t in present + absent)
         matched = replace(self.matcher.scores(present, exclude_pmids, gene_known=gene is not None, whole=whole),
                           findings=len(present) + len(absent))
-        found = CaseEvidence(present, absent, gene, variants, hold_out, whole, matched,
-                             self.matcher.contradictions(present, absent))
+        found = CaseEvidence(self.knowledge, present, absent, gene, variants, hold_out, whole, matched,
+                             self.matcher.contradictions(present, absent), age_years=case.age_years,
+                             sex=(case.sex or "").strip().lower() or None)
         if len(self.patients) and present:
             scores = self.patients.scores(present, whole=whole, patient_side=PATIENT_SIDE, exclude_pmids=exclude_pmids)
             found.patients = CasePatients(self.patients, scores, frozenset(present))
@@ -217,7 +232,7 @@ class DiagnosisRanker:
             return self._rank_options(case.options, prepared.option_links, scored, found.gene, case.gene, weights)
         ordered = merge_twins(sorted(scored.values(), key=_order), self.twin_of)
         caused = set(found.graph.gene_sources) if found.gene is not None else set()
-        return self.groups.resolve(ordered, caused)[:TOP_N], []
+        return self.groups.collapse(self.groups.resolve(ordered, caused), caused)[:TOP_N], []
 
     def _add_nearest_patients(self, diagnosis: Diagnosis, prepared: PreparedCase) -> None:
         """The published patients most like the case, for the first diseases ranked, as triples too
@@ -226,6 +241,7 @@ class DiagnosisRanker:
         if patients is None:
             return
         for ranked in diagnosis.ranked[:PATIENTS_FOR]:
+            ranked = ranked.ranked_members[0] if ranked.ranked_members else ranked  # a group: its first member's
             found = patients.nearest(ranked.node_id, PATIENTS_SHOWN) if ranked.node_id is not None else []
             if not found:
                 continue
@@ -348,7 +364,10 @@ class DiagnosisRanker:
         return RankedDisease(name, None, None, 0.0, parts, lines, in_graph=False)
 
 
-_GENE_LINKS = "MATCH (g:Genotype)-[:Cause]->(d:Disease) RETURN d.nid AS disease, g.nid AS gene"
+# the sources' own gene links (HPO, curated): a twin is told by them, not by published patients' papers
+_GENE_LINKS = ("MATCH (g:Genotype)-[r:Cause]->(d:Disease) WHERE r.source <> 'phenopacket-store' "
+               "RETURN d.nid AS disease, g.nid AS gene")
+_GENE_NAMES = "MATCH (g:Genotype)-[:Cause]->(d:Disease) RETURN d.nid AS disease, g.geneName AS gene"
 _DISEASE_IDS = ("MATCH (d:Disease) RETURN d.nid AS disease, d.disease_id AS did, d.dname AS name, "
                 "d.mondo_id AS mondo, d.group_size AS group_size")
 
@@ -367,6 +386,12 @@ def _twin_inputs(store: GraphStore, profiles: DiseaseProfiles) -> tuple:
     mapped = {row["disease"] for row in rows if row["mondo"]}
     groups = {row["disease"] for row in rows if row["group_size"]}
     return {d: frozenset(g) for d, g in genes.items()}, ids, annotated, names, mapped, groups
+
+
+def _cardinal_findings(ontology: PhenotypeOntology, profiles: DiseaseProfiles) -> dict[int, tuple[int, ...]]:
+    """Each disease's cardinal findings (`kg_dump.cardinal`: very frequent in it, rare elsewhere)."""
+    return {disease: found for disease, terms in profiles.hpo_terms.items()
+            if (found := tuple(t for t, f in terms.items() if is_cardinal(f, float(ontology.ic[t]))))}
 
 
 def _names_gene(name: str, gene: str) -> bool:

@@ -30,9 +30,11 @@ from kg_dump.hpo_layer import (
     release_of,
 )
 
-FORMAT = 2  # of the cached profiles: a new format is made anew, not misread
+FORMAT = 3  # of the cached profiles: a new format is made anew, not misread
 PHENOTYPIC_ABNORMALITY = "HP:0000118"  # the root of phenotype terms (not inheritance, onset, ...)
 INHERITANCE_ASPECT = "I"  # phenotype.hpoa's rows that give a disease's mode of inheritance
+COURSE_ASPECT = "C"  # its clinical course: the onset terms (under HP:0003674 Onset) among them
+ONSET_ROOT = "HP:0003674"
 
 
 @dataclass
@@ -51,6 +53,7 @@ class HpoProfiles:
     excluded_disease: np.ndarray  # int32, one row per NOT annotation
     excluded_term: np.ndarray  # int32
     inheritance: dict[str, tuple[str, ...]] = field(default_factory=dict)  # disease id -> HPO's mode names
+    onset: dict[str, tuple[str, ...]] = field(default_factory=dict)  # disease id -> HPO's onset terms (HP ids)
     index: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -87,6 +90,7 @@ def _build(hpo_dir: Path) -> HpoProfiles:
     information = information_content(hpo_dir / "phenotype.hpoa", found)
     diseases, rows, excluded = _annotations(hpo_dir / "phenotype.hpoa", index)
     inheritance = _inheritance(hpo_dir / "phenotype.hpoa", found)
+    onset = _onset(hpo_dir / "phenotype.hpoa", found)
     return HpoProfiles(
         release=release_of(hpo_dir / "hp.obo"), terms=ids, names=[found[t]["name"] for t in ids],
         synonyms=[tuple(sorted(set(map(quoted, found[t].get("synonym", []))))) for t in ids],
@@ -98,7 +102,8 @@ def _build(hpo_dir: Path) -> HpoProfiles:
         annotated_term=np.array([r[1] for r in rows], dtype=np.int32),
         frequency=np.array([r[2] for r in rows], dtype=np.float32),
         excluded_disease=np.array([r[0] for r in excluded], dtype=np.int32),
-        excluded_term=np.array([r[1] for r in excluded], dtype=np.int32), inheritance=inheritance)
+        excluded_term=np.array([r[1] for r in excluded], dtype=np.int32), inheritance=inheritance,
+        onset=onset)
 
 
 def _annotations(hpoa_path: Path, index: dict[str, int]) -> tuple[list[str], list[tuple], list[tuple]]:
@@ -132,3 +137,15 @@ def _inheritance(hpoa_path: Path, found: dict[str, dict]) -> dict[str, tuple[str
                     and row["database_id"].startswith(("OMIM:", "ORPHA:")):
                 modes.setdefault(row["database_id"], {})[found[row["hpo_id"]]["name"]] = None
     return {disease: tuple(names) for disease, names in modes.items()}
+
+
+def _onset(hpoa_path: Path, found: dict[str, dict]) -> dict[str, tuple[str, ...]]:
+    """Each OMIM or ORPHA disease's onset terms (HP ids under Onset), as HPO's clinical-course rows give them."""
+    below_onset = ancestors_of(found)
+    onsets: dict[str, dict[str, None]] = {}
+    with open(hpoa_path, encoding="utf-8") as f:
+        for row in csv.DictReader((line for line in f if not line.startswith("#")), delimiter="\t"):
+            if row["aspect"] == COURSE_ASPECT and row["qualifier"] != "NOT" and row["hpo_id"] in found \
+                    and ONSET_ROOT in below_onset(row["hpo_id"]) and row["database_id"].startswith(("OMIM:", "ORPHA:")):
+                onsets.setdefault(row["database_id"], {})[row["hpo_id"]] = None
+    return {disease: tuple(terms) for disease, terms in onsets.items()}

@@ -46,9 +46,16 @@ def write_diagnosis(diagnosis) -> str:
     label = f"{top.option}. {name}" if top.option else name
     ident = f" ({top.disease_id})" if top.disease_id else ""
     lines = [f"Most likely: {label}{ident}, score {top.score:.2f}."]
+    members = getattr(top, "ranked_members", ())
+    if members:
+        lines.append("Its members, as the findings rank them: " + "; ".join(
+            f"{m.name}{' (' + m.disease_id + ')' if m.disease_id else ''} {m.score:.2f}" for m in members) + ".")
+        if top.told_apart:
+            lines.append("What would tell them apart: " + "; ".join(top.told_apart) + ".")
     if top.evidence:
         lines.append("Evidence: " + "; ".join(top.evidence) + ".")
-    nearest = getattr(diagnosis, "nearest_patients", {}).get(top.node_id)
+    first = members[0] if members else top
+    nearest = getattr(diagnosis, "nearest_patients", {}).get(first.node_id)
     if nearest:
         lines.append("Published patients like this one: " + "; ".join(found.text() for found in nearest) + ".")
     others = [f"{r.option + '. ' if r.option else ''}{r.name} ({r.score:.2f})" for r in diagnosis.ranked[1:]]

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from curation.layer import CuratedLayer
 from curation.overlay import OVERLAY_FILE, Overlay
+from diagnosis.confidence import linked_findings
 from diagnosis.conflicts import CHECKED_DISEASES, Conflict, against_exclusions
 from diagnosis.ontology import PhenotypeOntology
 from diagnosis.profiles import DiseaseProfiles
@@ -74,6 +75,8 @@ class PipelineResult:
     notices: list[str] = field(default_factory=list)
     selective: bool = False
     confidence: float | None = None  # that the graph's top-ranked answer is right
+    confidence_shape: str = ""  # the input's shape it is calibrated on, and how many findings were recognised
+    findings_linked: int = 0
     conflicts: list[Conflict] = field(default_factory=list)  # facts behind the answer that disagree
     llm_failed: str | None = None  # why the LLM gave no usable answer (the grounded one is shown)
     llm_query: str | None = None  # what became of the LLM's Cypher query (RetrievalResult.llm_query)
@@ -243,6 +246,7 @@ class Pipeline:
         result.triples = conflicting + list(diagnosis.triples)  # both sides of a disagreement, first
         result.notices = [*readings(diagnosis.links), *diagnosis.notices]
         result.confidence = diagnosis.confidence
+        result.confidence_shape, result.findings_linked = diagnosis.shape, linked_findings(diagnosis)
         result.timings_ms.update(diagnosis.timings_ms)
         extra: list[Triple] = []
         retrieved = retriever.for_diagnosis(question, [lk for lk in diagnosis.links if lk.node_id], hold_out)

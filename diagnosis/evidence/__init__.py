@@ -7,18 +7,22 @@ import json
 from pathlib import Path
 
 from diagnosis.evidence.annotation_match import AnnotationMatch
-from diagnosis.evidence.base import CaseEvidence, EvidenceKind, Part
+from diagnosis.evidence.base import CaseEvidence, EvidenceKind, Knowledge, Part
+from diagnosis.evidence.cardinal_findings import CardinalFindings
 from diagnosis.evidence.contradictions import Contradictions
 from diagnosis.evidence.gene_link import GeneLink
 from diagnosis.evidence.literature import LiteraturePrior
+from diagnosis.evidence.patient_fit import PatientFit
+from diagnosis.evidence.prevalence import Prevalence
 from diagnosis.evidence.similar_patients import SimilarPatients
 from diagnosis.evidence.specific_entry import SpecificEntry
 from diagnosis.evidence.variant import PublishedVariant
 
 WEIGHTS_PATH = Path(__file__).with_name("weights.json")
 # in the order their parts are shown
-KINDS: tuple[EvidenceKind, ...] = (GeneLink(), PublishedVariant(), AnnotationMatch(), SimilarPatients(),
-                                   Contradictions(), LiteraturePrior(), SpecificEntry())
+KINDS: tuple[EvidenceKind, ...] = (GeneLink(), PublishedVariant(), AnnotationMatch(), CardinalFindings(),
+                                   SimilarPatients(), Contradictions(), PatientFit(), LiteraturePrior(),
+                                   Prevalence(), SpecificEntry())
 
 
 def load_weights(path: Path = WEIGHTS_PATH) -> dict[str, float]:
@@ -27,4 +31,4 @@ def load_weights(path: Path = WEIGHTS_PATH) -> dict[str, float]:
     return {kind.name: float(weights.get(kind.name, 0.0)) for kind in KINDS}
 
 
-__all__ = ["KINDS", "CaseEvidence", "EvidenceKind", "Part", "load_weights"]
+__all__ = ["KINDS", "CaseEvidence", "EvidenceKind", "Knowledge", "Part", "load_weights"]

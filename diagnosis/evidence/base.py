@@ -13,7 +13,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from diagnosis.ontology import PhenotypeOntology
 from diagnosis.phenotype_match import PhenotypeScores
+from diagnosis.profiles import DiseaseProfiles
+from diagnosis.published_patients import CasePatients, PublishedPatients
 from diagnosis.queries import DiagnosisEvidence
 from retrieval.hold_out import HoldOut
 from retrieval.result import Link
@@ -25,10 +28,21 @@ class Part:
     line: str  # what it rests on, in words a clinician reads
 
 
+@dataclass(frozen=True)
+class Knowledge:
+    """What every case is judged against, read once at start."""
+
+    ontology: PhenotypeOntology
+    profiles: DiseaseProfiles
+    published: PublishedPatients
+    cardinal: dict[int, tuple[int, ...]]  # disease node -> its cardinal findings (kg_dump.cardinal), ontology terms
+
+
 @dataclass
 class CaseEvidence:
     """What the kinds read for one case: computed once, before any kind scores a disease."""
 
+    knowledge: Knowledge
     present: list[int]  # the patient's present findings (ontology terms)
     absent: list[int]  # the findings it lacks
     gene: Link | None  # the patient's gene, when the graph knows it
@@ -38,7 +52,9 @@ class CaseEvidence:
     matched: PhenotypeScores  # every disease's annotation match
     against: np.ndarray  # every disease's log likelihood ratio from contradicting findings
     graph: DiagnosisEvidence = field(default_factory=DiagnosisEvidence)  # the gene's facts, names
-    patients: object | None = None  # diagnosis.published_patients.PatientScores, when there are patients
+    patients: CasePatients | None = None  # the published patients against this case's findings, when any
+    age_years: float | None = None
+    sex: str | None = None  # female, male or None
     extra: dict = field(default_factory=dict)  # what one kind computes once per case for itself
 
     @property

@@ -42,3 +42,48 @@ def test_a_noonan_like_patient_without_a_gene_never_sees_a_group_as_a_member(pip
     for answer in pipeline.diagnose(case).ranked:
         ids = {answer.disease_id, *answer.other_ids}
         assert "ORPHA:648" not in ids or answer.name == "Noonan syndrome"
+
+
+# ---- the group first, when the findings do not tell its members apart --------------------------------
+SERIES = DiseaseGroups(members={10: {11, 12, 13}, 20: {11, 30, 31}, 40: {41}},
+                       size={10: 14, 20: 30, 40: 1},
+                       titles={10: "Noonan syndrome (ORPHA:648)", 20: "Cardiomyopathy (OMIMPS:1)",
+                               40: "CHARGE (ORPHA:138)"},
+                       names={10: "Noonan syndrome", 20: "Familial cardiomyopathy", 40: "CHARGE syndrome"},
+                       ids={10: "ORPHA:648", 20: "OMIMPS:1", 40: "ORPHA:138"},
+                       groups_of={11: {10, 20}, 12: {10}, 13: {10}, 30: {20}, 31: {20}, 41: {40}})
+
+
+def test_a_member_is_shown_in_the_group_that_carries_its_name_then_the_smallest():
+    assert SERIES.named_group(11, "Noonan syndrome 6") == 10
+    assert SERIES.named_group(30, "Dilated cardiomyopathy 1A") == 20
+    assert SERIES.named_group(5, "No group") is None
+
+
+def test_members_the_findings_cannot_tell_apart_are_shown_as_their_group_first():
+    entries = [ranked("Noonan syndrome 6", 11, 2.17), ranked("Noonan syndrome 2", 12, 2.11),
+               ranked("Other", 5, 2.05), ranked("Noonan syndrome 1", 13, 1.9)]
+    out = SERIES.collapse(entries, caused=set())
+    assert [r.node_id for r in out] == [10, 5]
+    assert out[0].name == "Noonan syndrome" and out[0].disease_id == "ORPHA:648" and out[0].members == 14
+    assert [m.node_id for m in out[0].ranked_members] == [11, 12, 13]  # ranked under it
+    assert out[0].title == "Noonan syndrome (a group of 14 diseases)"
+
+
+def test_a_member_well_ahead_of_the_next_stays_itself():
+    entries = [ranked("Noonan syndrome 6", 11, 2.6), ranked("Noonan syndrome 2", 12, 2.1)]
+    assert [r.node_id for r in SERIES.collapse(entries, caused=set())] == [11, 12]
+
+
+def test_with_a_gene_only_the_members_it_causes_are_grouped():
+    entries = [ranked("Noonan syndrome 6", 11, 2.17), ranked("Noonan syndrome 2", 12, 2.11)]
+    assert [r.node_id for r in SERIES.collapse(entries, caused={11})] == [11, 12]
+    assert [r.node_id for r in SERIES.collapse(entries, caused={11, 12})] == [10]
+
+
+def test_a_group_of_one_is_never_called_a_group_and_folds_into_its_member():
+    out = SERIES.collapse([ranked("CHARGE syndrome", 40, 2.0), ranked("Other", 5, 1.9),
+                           ranked("CHARGE syndrome", 41, 1.8)], caused=set())
+    assert [r.node_id for r in out] == [41, 5]
+    alone = SERIES.resolve([ranked("CHARGE syndrome", 40, 2.0)], caused=set())
+    assert "group" not in alone[0].title

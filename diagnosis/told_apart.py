@@ -1,0 +1,60 @@
+"""What would tell a group's members apart when the findings do not: each member's gene (the test to
+order), and the findings whose annotation frequency differs between them (frequent in one, rare or not
+annotated in another), with HPO's frequencies said as they are ("annotated for X only", never "only in
+X": one annotation list's silence is not the disease's)."""
+
+from __future__ import annotations
+
+import math
+
+from diagnosis.profiles import DiseaseProfiles
+from kg_dump.cardinal import FREQUENT, RARE, frequency_text
+
+COMPARED = 3  # the first members compared finding by finding
+SHOWN_FINDINGS = 3
+SHOWN_GENES = 3
+
+
+def told_apart(members: list, genes_of: dict[int, tuple[str, ...]], profiles: DiseaseProfiles,
+               names: list[str]) -> tuple[str, ...]:
+    """Lines for a collapsed group: the genes to test, then the findings that differ most (`names`: the
+    ontology's term names)."""
+    lines = []
+    genes = [f"{', '.join(genes_of[m.node_id][:SHOWN_GENES])} ({m.name})" for m in members
+             if m.node_id in genes_of]
+    if genes:
+        lines.append("the gene tells them apart: " + "; ".join(genes[:len(members)]))
+    lines += _differing_findings(members[:COMPARED], profiles, names)
+    return tuple(lines)
+
+
+def _differing_findings(members: list, profiles: DiseaseProfiles, names: list[str]) -> list[str]:
+    annotated = {m.node_id: profiles.hpo_terms.get(m.node_id, {}) for m in members}
+    found = []
+    for member in members:
+        for term, frequency in annotated[member.node_id].items():
+            if math.isnan(frequency) or frequency < FREQUENT or not names[term]:
+                continue
+            others = [other for other in members if other is not member
+                      and _rare_or_silent(annotated[other.node_id].get(term))]
+            if others:
+                found.append((frequency, term, member, others))
+    found.sort(key=lambda item: (-item[0], names[item[1]]))
+    lines, seen = [], set()
+    for frequency, term, member, others in found:
+        if term in seen:
+            continue
+        seen.add(term)
+        said = [f"{frequency_text(frequency)} in {member.name}"]
+        for other in others:
+            value = annotated[other.node_id].get(term)
+            said.append(f"not annotated for {other.name}" if value is None else
+                        f"{frequency_text(value)} in {other.name}")
+        lines.append(f"{names[term]}: {'; '.join(said)}")
+        if len(lines) == SHOWN_FINDINGS:
+            break
+    return lines
+
+
+def _rare_or_silent(frequency: float | None) -> bool:
+    return frequency is None or (not math.isnan(frequency) and frequency < RARE)

@@ -1,0 +1,46 @@
+"""Cases as a clinician tries them (issue 43): the common form before the rare subtype, the group when the
+findings cannot tell its members apart, classic syndromes from findings alone, confidence that means it."""
+
+from __future__ import annotations
+
+from diagnosis.ranker import DiagnosisCase
+
+NOONAN_GIRL = DiagnosisCase(phenotypes=("Hypertelorism", "Downslanted palpebral fissures", "Low-set ears",
+                                        "Posteriorly rotated ears", "Webbed neck"),
+                            other_findings=("Pulmonic stenosis", "Short stature"), age_years=3, sex="female")
+CHARGE_FINDINGS = DiagnosisCase(phenotypes=("Iris coloboma", "Choanal atresia", "Cup-shaped ear", "Facial palsy"),
+                                other_findings=("Abnormal heart morphology",))
+
+
+def test_the_noonan_girl_sees_the_noonan_group_first_or_noonan_syndrome_1_near_the_top(pipeline):
+    ranked = pipeline.rank(NOONAN_GIRL).ranked
+    first = ranked[0]
+    named_first = first.disease_id == "ORPHA:648" and first.ranked_members
+    among_three = any(r.disease_id == "OMIM:163950" for r in ranked[:3])
+    assert named_first or among_three, [r.title for r in ranked[:5]]
+    if named_first:  # the members ranked under it, each with what would tell them apart
+        assert len(first.ranked_members) >= 2
+        assert first.title == f"Noonan syndrome (a group of {first.members} diseases)"
+        assert any(line.startswith("the gene tells them apart") for line in first.told_apart)
+
+
+def test_the_answer_names_the_groups_members_and_how_to_tell_them_apart(pipeline):
+    answer = pipeline.diagnose(NOONAN_GIRL).answer
+    if "a group of" in answer.splitlines()[0]:
+        assert "Its members, as the findings rank them:" in answer and "What would tell them apart:" in answer
+
+
+def test_no_group_of_one_disease_is_ever_shown(pipeline):
+    for case in (NOONAN_GIRL, CHARGE_FINDINGS):
+        assert not any("a group of 1 " in r.title for r in pipeline.rank(case).ranked)
+
+
+def test_charge_syndrome_first_for_its_findings(pipeline):
+    top = pipeline.rank(CHARGE_FINDINGS).answer
+    assert top.disease_id == "OMIM:214800", top.title
+
+
+def test_one_common_finding_alone_reads_low(pipeline):
+    diagnosis = pipeline.rank(DiagnosisCase(phenotypes=("Hypertelorism",)))
+    assert diagnosis.confidence is not None and diagnosis.confidence <= 0.3
+    assert diagnosis.shape == "few_findings"
