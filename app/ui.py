@@ -28,8 +28,7 @@ from app.gradio_bind import bind
 from app.lanes import WORKERS, Lane, Lanes, ordinal
 from app.ui_examples import FORM_LETTERS
 from app.ui_format import (
-    RANKED_HEADERS,
-    RANKED_WIDTHS,
+    EMPTY_RANKED,
     TRIPLE_HEADERS,
     TRIPLE_TYPES,
     TRIPLE_WIDTHS,
@@ -37,7 +36,8 @@ from app.ui_format import (
     cypher_markdown,
     evidence_image,
     notices_markdown,
-    ranked_rows,
+    ranked_table,
+    ranked_widths,
     timings,
     triple_rows,
 )
@@ -160,8 +160,17 @@ def _run(backend: str, start: Callable[[], Iterator[PipelineResult]], with_ranke
 
 
 def _tables(result: PipelineResult, with_ranked: bool) -> tuple:
-    ranked = (ranked_rows(result),) if with_ranked else ()
-    return (*ranked, triple_rows(result), cypher_markdown(result))
+    """(the ranked table,) the triples and the Cypher; the ranked table's columns are this answer's
+    (`fit_ranked_columns` sets their widths)."""
+    if not with_ranked:
+        return triple_rows(result), cypher_markdown(result)
+    return ranked_table(result), triple_rows(result), cypher_markdown(result)
+
+
+def fit_ranked_columns(table) -> dict:
+    """The ranked table's column widths for the columns this answer has (the API returns the plain table)."""
+    columns = list(table.columns) if table is not None and len(table.columns) else EMPTY_RANKED
+    return gr.update(column_widths=ranked_widths(columns))
 
 
 def toggle_options(selective: bool) -> dict:
@@ -177,8 +186,9 @@ def _evidence_panel(prefix: str, with_ranked: bool) -> list[gr.components.Compon
     notices = gr.Markdown("", label="Notices", elem_id=f"{prefix}-notices")
     components = [answer, notices]
     if with_ranked:  # rendered below the form and the answer, across the page (build_demo)
-        components.append(gr.Dataframe(headers=RANKED_HEADERS, label="Ranked differential (score and its parts)",
-                                       interactive=False, wrap=False, column_widths=RANKED_WIDTHS,
+        components.append(gr.Dataframe(headers=EMPTY_RANKED, label="Ranked differential (score and its parts)",
+                                       interactive=False, wrap=False,
+                                       column_widths=ranked_widths(EMPTY_RANKED),
                                        elem_id=f"{prefix}-ranked", max_height=420, render=False))
     triples = gr.Dataframe(headers=TRIPLE_HEADERS, datatype=TRIPLE_TYPES, label="Retrieved triples",
                            interactive=False, wrap=True, column_widths=TRIPLE_WIDTHS,
@@ -290,6 +300,8 @@ def build_demo(pipeline: Pipeline, access: Access | None = None) -> gr.Blocks:
                                     concurrency_limit=WORKERS)
             answered.success(history_tab.remembering(access, kind), [*inputs[kind], outputs[0], stored],
                              [stored, *history_view], **private)
+            if kind == "diagnose":  # the ranked table's columns are the answer's: each as wide as its header
+                answered.success(fit_ranked_columns, outputs[2], outputs[2], **private)
             if kind == "ask":  # the whole ranked list as a file, after the answer
                 answered.success(bind(ask_list_csv, pipeline, access=access), [question, ask_mode], ask_list,
                                  api_visibility="private", concurrency_id="pipeline")

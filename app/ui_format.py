@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import re
 
+import pandas as pd
+
 from app.evidence_cache import PictureCache, shared_cache
 from app.evidence_plot import evidence_graph
 from diagnosis.ranker import PART_NAMES
@@ -15,12 +17,18 @@ from service.answers import linked_names
 from service.pipeline import PipelineResult
 
 PUBMED = "https://pubmed.ncbi.nlm.nih.gov/{}/"
-RANKED_HEADERS = ["#", "disease", "score", *PART_NAMES, "option", "id", "evidence"]
-# Whole headers at 1,400 px: the table spans the page under the form and its answer (app/ui.py), each
-# column as wide as its header or its values, the evidence column the rest (tests/app/test_browser_ask.py).
-PART_WIDTHS = {"gene": "60px", "variant": "78px", "phenotype": "104px", "cases": "68px", "specific": "84px",
-               "contradicted": "124px"}
-RANKED_WIDTHS = ["40px", "190px", "68px", *(PART_WIDTHS.get(k, "90px") for k in PART_NAMES), "74px", "116px", "204px"]
+# The ranked table: these columns always, and between score and id only the kinds of evidence that speak in
+# this answer (a column of zeros says nothing, and every kind at once is wider than the page), the option
+# column for a selective question. Each column as wide as its header or its values at 1,400 px, the evidence
+# column the rest (tests/app/test_browser_ask.py).
+RANKED_HEADERS = ["#", "disease", "score", *PART_NAMES, "option", "id", "evidence"]  # every column it may have
+EMPTY_RANKED = ["#", "disease", "score", "id", "evidence"]  # before the first answer
+_FIXED_WIDTHS = {"#": "40px", "disease": "176px", "score": "68px", "option": "64px", "id": "104px",
+                 "evidence": "204px"}
+# a part's column as wide as its header, measured in the browser at 12 px (with Gradio's sort mark)
+PART_WIDTHS = {"gene": "60px", "variant": "78px", "phenotype": "104px", "cardinal": "86px", "patients": "86px",
+               "contradicted": "124px", "patient": "78px", "cases": "68px", "published": "96px", "specific": "84px",
+               "elimination": "104px"}
 # One line per row (the evidence in full is in the answer above), headers never broken or cut, in the
 # page's sans-serif at a compact size (the monospace default needs ~100 px more than a 1,400 px page has).
 APP_CSS = """
@@ -39,16 +47,26 @@ _ENTITY = re.compile(r"&(?=#?\w+;)")  # an '&' that would start an entity
 _MARKDOWN_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]<>()#+-.!|~"})
 
 
-def ranked_rows(result: PipelineResult) -> list[list]:
-    """One row per candidate, the answer first, with each weighted part of its score."""
+def ranked_table(result: PipelineResult) -> pd.DataFrame:
+    """One row per candidate, the answer first, with each weighted part of its score: the columns of
+    RANKED_HEADERS that have something to show."""
+    predictions = result.predictions()
+    parts = [k for k in PART_NAMES if any(ranked.parts.get(k) for ranked in predictions)]
+    selective = any(ranked.option for ranked in predictions)
+    columns = ["#", "disease", "score", *parts, *(["option"] if selective else []), "id", "evidence"]
     rows = []
-    for position, ranked in enumerate(result.predictions(), start=1):
+    for position, ranked in enumerate(predictions, start=1):
         marker = f"{position} ✓" if ranked is result.predicted else str(position)
-        parts = (round(ranked.parts.get(k, 0.0), 3) for k in PART_NAMES)
         ids = " / ".join(filter(None, (ranked.disease_id, *ranked.other_ids)))
-        rows.append([marker, ranked.title, round(ranked.score, 3), *parts, ranked.option or "",
+        rows.append([marker, ranked.title, round(ranked.score, 3), *(round(ranked.parts.get(k, 0.0), 3) for k in parts),
+                     *([ranked.option or ""] if selective else []),
                      ids or ("not in graph" if not ranked.in_graph else ""), "; ".join(ranked.evidence)])
-    return rows
+    return pd.DataFrame(rows, columns=columns)
+
+
+def ranked_widths(columns) -> list[str]:
+    """Each column's width: as wide as its header or its values."""
+    return [_FIXED_WIDTHS.get(name) or PART_WIDTHS.get(name, "96px") for name in columns]
 
 
 def triple_rows(result: PipelineResult) -> list[list[str]]:

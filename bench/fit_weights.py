@@ -7,8 +7,9 @@ once (`DiagnosisRanker.prepare`: every candidate's unweighted part of each kind)
 searched by coordinate ascent over a grid of multiples, re-ranking every case in memory
 (`DiagnosisRanker.order`) at each step. The objective is the mean, over the (set, condition) cells, of
 top-1 + 0.25 × top-10: each cell counts the same, whatever its size. The gene's weight is held at its
-value (it sets the scale). Writes diagnosis/evidence/weights.json unless --dry-run; the test split is
-never read here: report it with `generalise` after fitting.
+value (it sets the scale); a kind in KEPT_ON is never weighed at zero. Writes
+diagnosis/evidence/weights.json unless --dry-run; the test split is never read here: report it with
+`generalise` after fitting.
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ from retrieval.hold_out import HoldOut
 MULTIPLES = (0.0, 0.25, 0.5, 0.75, 1.0, 1.33, 2.0, 3.0)
 FIXED = "gene"  # the scale: every other weight is relative to it
 TOP10_SHARE = 0.25
+# kinds a clinician expects to count, so the fit may make them small but never switch them off: an
+# excluded finding the disease nearly always shows must still speak against it (issue 43)
+KEPT_ON = frozenset({"contradicted"})
 
 
 def prepare(pipeline, sets: list[str], limit: int | None) -> dict[tuple[str, str], list[tuple[Any, Any]]]:
@@ -63,7 +67,7 @@ def search(ranker, prepared: dict, start: dict[str, float], passes: int) -> tupl
             base = weights[name] or start.get(name) or 0.5
             for multiple in MULTIPLES:
                 trial = {**weights, name: round(base * multiple, 4)}
-                if trial[name] == weights[name]:
+                if trial[name] == weights[name] or (name in KEPT_ON and trial[name] <= 0):
                     continue
                 found = evaluate(ranker, prepared, trial)
                 if found["objective"] > best["objective"] + 1e-9:

@@ -19,13 +19,21 @@ def told_apart(members: list, genes_of: dict[int, tuple[str, ...]], profiles: Di
                names: list[str]) -> tuple[str, ...]:
     """Lines for a collapsed group: the genes to test, then the findings that differ most (`names`: the
     ontology's term names)."""
-    lines = []
-    genes = [f"{', '.join(genes_of[m.node_id][:SHOWN_GENES])} ({m.name})" for m in members
-             if m.node_id in genes_of]
-    if genes:
-        lines.append("the gene tells them apart: " + "; ".join(genes[:len(members)]))
+    lines = [line] if (line := _genes_line(members, genes_of)) else []
     lines += _differing_findings(members[:COMPARED], profiles, names)
     return tuple(lines)
+
+
+def _genes_line(members: list, genes_of: dict[int, tuple[str, ...]]) -> str | None:
+    """The gene to test when the members' genes differ; said plainly when they all share one."""
+    known = [(m, genes_of[m.node_id]) for m in members if m.node_id in genes_of]
+    if not known:
+        return None
+    if len({genes for _, genes in known}) == 1:
+        shared = ", ".join(known[0][1][:SHOWN_GENES])
+        return f"all share {shared}: the gene does not tell them apart (the variant, onset or severity may)"
+    return "the gene tells them apart: " + "; ".join(f"{', '.join(genes[:SHOWN_GENES])} ({m.name})"
+                                                     for m, genes in known)
 
 
 def _differing_findings(members: list, profiles: DiseaseProfiles, names: list[str]) -> list[str]:

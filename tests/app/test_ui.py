@@ -10,9 +10,9 @@ from PIL import Image
 
 from app.__main__ import default_host, default_port, limit_malloc_arenas, parse_args
 from app.evidence_plot import MAX_PER_COLUMN, evidence_graph, render_png
-from app.ui import MODE_CHOICES, ask, build_demo, diagnose
+from app.ui import MODE_CHOICES, ask, build_demo, diagnose, fit_ranked_columns
 from app.ui_examples import example_label, phenotype_choices, publication_examples
-from app.ui_format import PUBMED, RANKED_HEADERS, ranked_rows, triple_rows
+from app.ui_format import PUBMED, RANKED_HEADERS, ranked_table, ranked_widths, triple_rows
 from diagnosis.ranker import RankedDisease
 from fpkg.errors import InputError, SettingsError
 from retrieval.result import Link, Triple
@@ -65,9 +65,13 @@ def test_tables_put_the_answer_first_and_link_pmids():
     second = RankedDisease("B", 2, "OMIM:2", 4.0, {"gene": 2.0, "cases": 2.0}, ["b"])
     result = PipelineResult("diagnosis", "cypher", "grounded", ranked=[second, first], predicted=first,
                             triples=[_triple(1, "G", "Genotype", "Cause", 2, "B", "Disease", (123, 456))])
-    rows = ranked_rows(result)
-    assert [row[1] for row in rows] == ["A", "B"] and rows[0][0] == "1 ✓"
-    assert rows[0][RANKED_HEADERS.index("gene")] == 2.0 and rows[0][RANKED_HEADERS.index("cases")] == 0.0
+    table = ranked_table(result)
+    assert list(table["disease"]) == ["A", "B"] and table["#"][0] == "1 ✓"
+    assert table["gene"][0] == 2.0 and table["cases"][0] == 0.0  # a kind that speaks for any row is a column
+    # only the kinds that speak in this answer, in the order of every column it may have; no option column
+    assert list(table.columns) == ["#", "disease", "score", "gene", "phenotype", "cases", "id", "evidence"]
+    assert [c for c in RANKED_HEADERS if c in table.columns] == list(table.columns)
+    assert len(ranked_widths(table.columns)) == len(table.columns)
     assert triple_rows(result)[0][4] == f"[123]({PUBMED.format(123)}), [456]({PUBMED.format(456)})"
 
 
@@ -93,7 +97,8 @@ def test_diagnose_handler_streams_the_panel(pipeline):
     assert answer.startswith("Most likely: CHARGE syndrome")
     # gene, published variant and phenotypes agree: the calibrated confidence is high
     assert confidence.startswith("Confidence ") and "Low" not in confidence
-    assert ranked[0][1] == "CHARGE syndrome" and triples and "MATCH" in cypher
+    assert ranked["disease"][0] == "CHARGE syndrome" and triples and "MATCH" in cypher
+    assert len(fit_ranked_columns(ranked)["column_widths"]) == len(ranked.columns)
     assert picture is not None and Image.open(picture).size[0] > 300  # a PNG file, drawn once per evidence
     again = list(diagnose(pipeline, *CHD7.values(), "cypher", "grounded", 0.0))
     assert len(again) == 1 and again[0][5] == picture  # the same evidence: one message, the same picture
@@ -106,7 +111,8 @@ def test_selective_case_answers_with_an_option(pipeline):
     case = {**CHD7, "selective": True, "option_a": "Leigh syndrome", "option_b": "CHARGE syndrome",
             "option_c": "Cohen syndrome", "option_d": ""}
     ranked = list(diagnose(pipeline, *case.values(), "cypher", "grounded", 0.0))[-1][2]
-    assert ranked[0][1] == "CHARGE syndrome" and ranked[0][RANKED_HEADERS.index("option")] == "B"
+    table = ranked
+    assert table["disease"][0] == "CHARGE syndrome" and table["option"][0] == "B"
 
 
 @pytest.mark.parametrize(("change", "message"), [

@@ -32,12 +32,12 @@ def model(coef: dict[str, float], intercept: float = 0.0) -> ConfidenceModel:
 def test_the_probability_is_the_logistic_of_the_standardised_features(tmp_path):
     margin_only = Logistic(tuple(1.0 for _ in FEATURES), tuple(2.0 for _ in FEATURES),
                            tuple(1.0 if name == "margin" else 0.0 for name in FEATURES), -0.5)
-    fitted = ConfidenceModel({"with_variant": margin_only, "without_variant": model({}, 3.0).models["with_variant"]},
-                             {})
+    sure = model({}, 3.0).models["gene"]
+    fitted = ConfidenceModel({"gene": margin_only, "few_findings": sure, "findings": sure}, {})
     expected = 1 / (1 + math.exp(-(2.0 - 0.5)))
-    assert fitted.probability({**NEUTRAL, "margin": 5.0}, "with_variant") == pytest.approx(expected)
-    assert fitted.probability({**NEUTRAL, "margin": 5.0}, "without_variant") == MOST_CONFIDENT  # 95.3 %, said 95
-    assert fitted.probability({**NEUTRAL, "margin": -1e9}, "with_variant") > 0.0  # no overflow at extremes
+    assert fitted.probability({**NEUTRAL, "margin": 5.0}, "gene") == pytest.approx(expected)
+    assert fitted.probability({**NEUTRAL, "margin": 5.0}, "findings") == MOST_CONFIDENT  # 95.3 %, said 95
+    assert fitted.probability({**NEUTRAL, "margin": -1e9}, "gene") > 0.0  # no overflow at extremes
     fitted.save(tmp_path / "m.json")
     assert ConfidenceModel.load(tmp_path / "m.json") == fitted
     assert ConfidenceModel.load(tmp_path / "absent.json") is None
@@ -45,9 +45,9 @@ def test_the_probability_is_the_logistic_of_the_standardised_features(tmp_path):
 
 def test_never_certain_and_low_when_no_finding_matched():
     sure = model({}, 10.0)
-    assert sure.probability(NEUTRAL, "with_variant") == MOST_CONFIDENT
-    assert sure.probability({**NEUTRAL, "similarity": 0.0}, "with_variant") == NO_FINDING_MATCHED < LOW_CONFIDENCE
-    assert "100%" not in label(sure.probability(NEUTRAL, "with_variant"))
+    assert sure.probability(NEUTRAL, "gene") == MOST_CONFIDENT
+    assert sure.probability({**NEUTRAL, "similarity": 0.0}, "gene") == NO_FINDING_MATCHED < LOW_CONFIDENCE
+    assert "100%" not in label(sure.probability(NEUTRAL, "gene"))
 
 
 def test_a_model_fitted_on_other_features_is_not_used(tmp_path):
@@ -61,6 +61,8 @@ def test_the_label_says_low_confidence_below_the_threshold():
     assert label(None) == ""
     assert label(LOW_CONFIDENCE - 0.01).startswith("**Low confidence**")
     assert label(0.93).startswith("Confidence 93% that the top-ranked answer is right")
+    # what it rests on, in words
+    assert "few findings and no gene (1 finding recognised)" in label(0.2, "few_findings", 1)
 
 
 def test_brier_and_reliability():

@@ -52,3 +52,10 @@ def test_what_tells_members_apart_names_their_genes_and_the_findings_that_differ
     assert "Cardinal sign: 80-99 % in Member A; 1-4 % in Member B" in lines
     assert "Other sign: 30-79 % in Member B; not annotated for Member A" in lines
     assert not any(line.startswith("Rare sign") for line in lines)
+
+
+def test_members_that_share_their_gene_are_not_said_to_be_told_apart_by_it():
+    members = [RankedDisease("Severe form", 10, "OMIM:1", 2.0), RankedDisease("Mild form", 11, "OMIM:2", 1.9)]
+    lines = told_apart(members, {10: ("GENEA",), 11: ("GENEA",)}, PROFILES, [""] * 10)
+    assert lines[0].startswith("all share GENEA: the gene does not tell them apart")
+    assert not any("tells them apart" in line for line in lines)

@@ -126,14 +126,16 @@ def test_a_curated_cause_reaches_the_next_diagnosis_and_its_undo_too(pipeline):
 
     case = DiagnosisCase(phenotypes=("Hypertelorism", "Ptosis"), gene="PTPN11")
 
-    def ranked() -> list[str]:
-        return [r.name for r in pipeline.diagnose(case).ranked[:10]]
+    def linked_by_gene() -> bool:
+        """Whether Aarskog-Scott syndrome is ranked on PTPN11's evidence (it may rank on findings alone)."""
+        ranked = pipeline.diagnose(case).ranked[:10]
+        return any(r.name == "Aarskog-Scott syndrome" and "gene" in r.parts for r in ranked)
 
-    assert "Aarskog-Scott syndrome" not in ranked()
+    assert not linked_by_gene()
     batch = pipeline.curated.merge("cara", [Fact("Genotype", "PTPN11", "Cause", "Disease", "Aarskog-Scott syndrome")],
                                    pmid="12345678")
     try:  # no restart: the gene's candidates are read from the graph at each request
-        assert "Aarskog-Scott syndrome" in ranked()
+        assert linked_by_gene()
     finally:
         pipeline.curated.undo(batch.batch, "ada")
-    assert "Aarskog-Scott syndrome" not in ranked()
+    assert not linked_by_gene()
