@@ -12,23 +12,25 @@ import pandas as pd
 
 from app.evidence_cache import PictureCache, shared_cache
 from app.evidence_plot import evidence_graph
-from diagnosis.ranker import PART_NAMES
+from diagnosis.ranker import ELIMINATION
 from service.answers import linked_names
 from service.pipeline import PipelineResult
 
 PUBMED = "https://pubmed.ncbi.nlm.nih.gov/{}/"
-# The ranked table: these columns always, and between score and id only the kinds of evidence that speak in
-# this answer (a column of zeros says nothing, and every kind at once is wider than the page), the option
-# column for a selective question. Each column as wide as its header or its values at 1,400 px, the evidence
-# column the rest (tests/app/test_browser_ask.py).
-RANKED_HEADERS = ["#", "disease", "score", *PART_NAMES, "option", "id", "evidence"]  # every column it may have
+# The ranked table: these columns always, and between score and id a column per family of evidence that
+# speaks in this answer (each kind's weighted part summed within its family: fifteen kinds side by side are
+# wider than the page; each kind's part is in the evidence column, the answer and the TSV export), the
+# option column for a selective question. Each column as wide as its header or its values at 1,400 px, the
+# evidence column the rest (tests/app/test_browser_ask.py).
+PART_COLUMNS = {"gene": ("gene", "specific"), "variant": ("variant",),
+                "findings": ("phenotype", "annotated", "profile", "exact", "breadth", "cardinal", "contradicted"),
+                "like patients": ("patients", "lookalikes"), "literature": ("cases", "published"),
+                "age, sex": ("patient",), "elimination": (ELIMINATION,)}
+RANKED_HEADERS = ["#", "disease", "score", *PART_COLUMNS, "option", "id", "evidence"]  # every column it may have
 EMPTY_RANKED = ["#", "disease", "score", "id", "evidence"]  # before the first answer
-_FIXED_WIDTHS = {"#": "40px", "disease": "176px", "score": "68px", "option": "64px", "id": "104px",
-                 "evidence": "204px"}
-# a part's column as wide as its header, measured in the browser at 12 px (with Gradio's sort mark)
-PART_WIDTHS = {"gene": "60px", "variant": "78px", "phenotype": "104px", "cardinal": "86px", "patients": "86px",
-               "contradicted": "124px", "patient": "78px", "cases": "68px", "published": "96px", "specific": "84px",
-               "elimination": "104px"}
+_WIDTHS = {"#": "40px", "disease": "190px", "score": "68px", "option": "64px", "id": "116px", "evidence": "204px",
+           "gene": "60px", "variant": "78px", "findings": "82px", "like patients": "116px", "literature": "92px",
+           "age, sex": "82px", "elimination": "104px"}  # each measured in the browser at 12 px, with the sort mark
 # One line per row (the evidence in full is in the answer above), headers never broken or cut, in the
 # page's sans-serif at a compact size (the monospace default needs ~100 px more than a 1,400 px page has).
 APP_CSS = """
@@ -48,25 +50,27 @@ _MARKDOWN_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]<>()#+-.!|~"})
 
 
 def ranked_table(result: PipelineResult) -> pd.DataFrame:
-    """One row per candidate, the answer first, with each weighted part of its score: the columns of
-    RANKED_HEADERS that have something to show."""
+    """One row per candidate, the answer first, with each family of evidence's part of its score: the columns
+    of RANKED_HEADERS that have something to show."""
     predictions = result.predictions()
-    parts = [k for k in PART_NAMES if any(ranked.parts.get(k) for ranked in predictions)]
+    shown = [name for name, kinds in PART_COLUMNS.items()
+             if any(kind in ranked.parts for ranked in predictions for kind in kinds)]
     selective = any(ranked.option for ranked in predictions)
-    columns = ["#", "disease", "score", *parts, *(["option"] if selective else []), "id", "evidence"]
+    columns = ["#", "disease", "score", *shown, *(["option"] if selective else []), "id", "evidence"]
     rows = []
     for position, ranked in enumerate(predictions, start=1):
         marker = f"{position} ✓" if ranked is result.predicted else str(position)
         ids = " / ".join(filter(None, (ranked.disease_id, *ranked.other_ids)))
-        rows.append([marker, ranked.title, round(ranked.score, 3), *(round(ranked.parts.get(k, 0.0), 3) for k in parts),
-                     *([ranked.option or ""] if selective else []),
+        parts = [round(sum(ranked.parts.get(kind, 0.0) for kind in PART_COLUMNS[name]), 3) for name in shown]
+        option = [ranked.option or ""] if selective else []
+        rows.append([marker, ranked.title, round(ranked.score, 3), *parts, *option,
                      ids or ("not in graph" if not ranked.in_graph else ""), "; ".join(ranked.evidence)])
     return pd.DataFrame(rows, columns=columns)
 
 
 def ranked_widths(columns) -> list[str]:
     """Each column's width: as wide as its header or its values."""
-    return [_FIXED_WIDTHS.get(name) or PART_WIDTHS.get(name, "96px") for name in columns]
+    return [_WIDTHS[name] for name in columns]
 
 
 def triple_rows(result: PipelineResult) -> list[list[str]]:

@@ -1,13 +1,18 @@
 """python -m bench fit-weights: the weight of each kind of evidence, fitted on the development cases.
 
-    python -m bench fit-weights [--sets phenopackets,lopo] [--limit N] [--passes P] [--dry-run] [--json]
+    python -m bench fit-weights [--sets phenopackets,lopo] [--limit N] [--passes P] [--refine gene] [--dry-run]
 
 Each dev case (`generalise`'s sets, dev split only, each patient's own paper held out) is prepared
-once (`DiagnosisRanker.prepare`: every candidate's unweighted part of each kind); the weights are then
-searched by coordinate ascent over a grid of multiples, re-ranking every case in memory
-(`DiagnosisRanker.order`) at each step. The objective is the mean, over the (set, condition) cells, of
-top-1 + 0.25 × top-10: each cell counts the same, whatever its size. The gene's weight is held at its
-value (it sets the scale); a kind in KEPT_ON is never weighed at zero. Writes
+once (`DiagnosisRanker.prepare`: every candidate's unweighted part of each kind). Two weight sets are
+fitted apart (diagnosis/evidence WEIGHT_SETS): the cases whose gene the graph knows, and those with
+findings alone. Each set is fitted by maximum likelihood as a conditional logit over each case's
+candidates (bench/conditional_logit.py; each (set, condition) cell counting the same, a weight's sign
+held where its evidence has a direction: BOUNDS). The sets named by --refine (the gene's, by default) are
+then refined by --passes of coordinate ascent over a grid of multiples on the objective the figures
+report: the mean, over the cells, of top-1 + 0.25 × top-10, re-ranking every case in memory
+(`DiagnosisRanker.order`: twins merged, groups resolved, options answered) at each step. The likelihood
+does not see selective questions (four options, elimination), which the gene's set answers; the sets of
+findings alone have none, and on their small cells the grid ascent overfits (RESULTS.md). Writes
 diagnosis/evidence/weights.json unless --dry-run; the test split is never read here: report it with
 `generalise` after fitting.
 """
@@ -21,25 +26,35 @@ from collections import defaultdict
 from datetime import date
 from typing import Any
 
-from bench import generalise
+import numpy as np
+
+from bench import conditional_logit, generalise
 from bench.runtime import progress
-from diagnosis.evidence import KINDS, WEIGHTS_PATH
+from diagnosis.evidence import KINDS, WEIGHT_SETS, WEIGHTS_PATH, weight_set
 from fpkg.errors import BenchError
 from retrieval.hold_out import HoldOut
 
-MULTIPLES = (0.0, 0.25, 0.5, 0.75, 1.0, 1.33, 2.0, 3.0)
-FIXED = "gene"  # the scale: every other weight is relative to it
+NAMES = tuple(kind.name for kind in KINDS)
+MULTIPLES = (0.0, 0.5, 0.75, 1.33, 2.0)
 TOP10_SHARE = 0.25
-# kinds a clinician expects to count, so the fit may make them small but never switch them off: an
-# excluded finding the disease nearly always shows must still speak against it (issue 43)
-KEPT_ON = frozenset({"contradicted"})
+# a weight's sign where its evidence has a direction: a broad profile explains much by chance (never for
+# a disease); a contradicting finding or a patient unlike the disease's usual ones (negative parts) never
+# speaks for it, and a clinician expects the contradiction to count, however little
+BOUNDS = {"breadth": (None, 0.0), "contradicted": (0.05, None)}
+# a kind held at least at another's weight: the patient's variant published as causing the disease is the most
+# specific evidence the graph holds (ACMG's PS1). On dev it named the truth in 86 of the 89 cases where a
+# candidate had it, all of them already ranked first, so a likelihood, which learns from mistakes, leaves it
+# small; held at the gene's weight, it outweighs what a large cohort of a sibling disease adds (look-alikes,
+# the gene's published cases: PTPN11's LEOPARD patients against a published Noonan syndrome 1 variant)
+AT_LEAST = {"variant": "gene"}
+Prepared = dict[tuple[str, str], list[tuple[Any, Any]]]
 
 
-def prepare(pipeline, sets: list[str], limit: int | None) -> dict[tuple[str, str], list[tuple[Any, Any]]]:
+def prepare(pipeline, sets: list[str], limit: int | None) -> Prepared:
     """(set, condition) -> [(dev case, its prepared ranking)]."""
     cases, _ = generalise.build_cases(pipeline, sets)
     groups = generalise.select(cases, ["dev"], limit)
-    prepared: dict[tuple[str, str], list] = defaultdict(list)
+    prepared: Prepared = defaultdict(list)
     for (set_name, condition, _), group in groups.items():
         for case in progress(group, f"fit-weights {set_name} {condition}"):
             ready = pipeline.ranker.prepare(case.diagnosis_case(), HoldOut.of(pipeline.store, case.exclude_pmids))
@@ -47,10 +62,16 @@ def prepare(pipeline, sets: list[str], limit: int | None) -> dict[tuple[str, str
     return prepared
 
 
-def evaluate(ranker, prepared: dict, weights: dict[str, float]) -> dict[str, Any]:
+def evaluate(ranker, prepared: Prepared, weights: dict[str, dict[str, float]],
+             only: str | None = None) -> dict[str, Any]:
+    """Top-1 and top-10 of every cell (of the cases of weight set `only`, when given) under `weights`."""
     cells = {}
     for key, group in prepared.items():
-        positions = [generalise.ranker_position(ranker.order(ready, weights)[0], case) for case, ready in group]
+        chosen = [(case, ready) for case, ready in group if only in (None, weight_set(ready.evidence))]
+        if not chosen:
+            continue
+        positions = [generalise.ranker_position(ranker.order(ready, weights[weight_set(ready.evidence)])[0], case)
+                     for case, ready in chosen]
         top1 = sum(p == 1 for p in positions) / len(positions)
         top10 = sum(p is not None for p in positions) / len(positions)
         cells[" ".join(key)] = {"n": len(positions), "top1": round(top1, 4), "top10": round(top10, 4),
@@ -58,21 +79,58 @@ def evaluate(ranker, prepared: dict, weights: dict[str, float]) -> dict[str, Any
     return {"objective": round(sum(c["objective"] for c in cells.values()) / max(len(cells), 1), 5), "cells": cells}
 
 
-def search(ranker, prepared: dict, start: dict[str, float], passes: int) -> tuple[dict[str, float], list]:
-    weights, best = dict(start), evaluate(ranker, prepared, start)
-    trail = [{"weights": dict(weights), "objective": best["objective"]}]
+def design(case, ready) -> tuple[np.ndarray, np.ndarray]:
+    """The case's candidates × kinds part values, and which candidates are its true disease."""
+    nodes = sorted(ready.parts)
+    values = np.array([[ready.parts[d][name].value if name in ready.parts[d] else 0.0 for name in NAMES]
+                       for d in nodes], dtype=np.float64).reshape(len(nodes), len(NAMES))
+    diseases = ready.evidence.graph.diseases
+    right = np.array([d == case.truth_node or diseases[d].get("disease_id") == case.truth_disease_id
+                      for d in nodes], dtype=bool)
+    return values, right
+
+
+def fit_set(prepared: Prepared, name: str, start: dict[str, float]) -> dict[str, float]:
+    """One weight set by maximum likelihood over its open cases, each cell counting the same."""
+    cases, case_weights = [], []
+    for (_, condition), group in prepared.items():
+        chosen = [(case, ready) for case, ready in group
+                  if weight_set(ready.evidence) == name and condition != "four_options"]
+        if not chosen:
+            continue
+        cases += [design(case, ready) for case, ready in chosen]
+        case_weights += [1.0 / len(chosen)] * len(chosen)  # (an empty cell adds nothing)
+    # each cell the same share, the case weights' mean 1 (so the penalty weighs as much whatever the cells)
+    case_weights = [w * len(cases) / max(sum(case_weights), 1e-9) for w in case_weights]
+    bounds = [BOUNDS.get(kind, (0.0, None)) for kind in NAMES]
+    fitted = conditional_logit.fit(cases, case_weights, bounds, np.array([start.get(k, 0.0) for k in NAMES]))
+    return held_up({kind: round(float(value), 4) for kind, value in zip(NAMES, fitted, strict=True)})
+
+
+def held_up(weights: dict[str, float]) -> dict[str, float]:
+    """`weights` with each kind of AT_LEAST raised to the weight it is held at."""
+    return {**weights, **{kind: max(weights[kind], weights[other]) for kind, other in AT_LEAST.items()}}
+
+
+def search(ranker, prepared: Prepared, weights: dict[str, dict[str, float]], name: str,
+           passes: int) -> tuple[dict[str, dict[str, float]], list]:
+    """Coordinate ascent on set `name`'s weights over MULTIPLES of each, on the reported objective."""
+    best = evaluate(ranker, prepared, weights, name)
+    trail = [{"set": name, "weights": dict(weights[name]), "objective": best["objective"]}]
     for _ in range(passes):
         improved = False
-        for name in [kind.name for kind in KINDS if kind.name != FIXED]:
-            base = weights[name] or start.get(name) or 0.5
+        for kind in NAMES:
+            low, high = BOUNDS.get(kind, (0.0, None))
             for multiple in MULTIPLES:
-                trial = {**weights, name: round(base * multiple, 4)}
-                if trial[name] == weights[name] or (name in KEPT_ON and trial[name] <= 0):
+                value = round(weights[name][kind] * multiple, 4)
+                if value == weights[name][kind] or (low is not None and value < low) \
+                        or (high is not None and value > high):
                     continue
-                found = evaluate(ranker, prepared, trial)
+                trial = {**weights, name: held_up({**weights[name], kind: value})}
+                found = evaluate(ranker, prepared, trial, name)
                 if found["objective"] > best["objective"] + 1e-9:
                     weights, best, improved = trial, found, True
-                    trail.append({"weights": dict(weights), "objective": best["objective"]})
+                    trail.append({"set": name, "weights": dict(weights[name]), "objective": best["objective"]})
         if not improved:
             break
     return weights, trail
@@ -84,7 +142,9 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
     parser.add_argument("--sets", type=generalise.names_list(tuple(generalise.CONDITIONS)),
                         default=["phenopackets", "lopo"])
     parser.add_argument("--limit", type=int, help="at most N dev cases per set and condition")
-    parser.add_argument("--passes", type=int, default=3, help="coordinate-ascent passes over the weights")
+    parser.add_argument("--passes", type=int, default=1, help="coordinate-ascent passes after the likelihood fit")
+    parser.add_argument("--refine", type=generalise.names_list(WEIGHT_SETS), default=["gene"],
+                        help="the weight sets the coordinate ascent refines")
     parser.add_argument("--dry-run", action="store_true", help="report the fitted weights without writing them")
     parser.set_defaults(handler=handle)
 
@@ -92,24 +152,32 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
 def handle(args: argparse.Namespace, context) -> tuple[str, dict[str, Any], str]:
     if args.limit is not None and args.limit < 1:
         raise BenchError(f"--limit must be at least 1, not {args.limit}")
-    pipeline = context.pipeline
+    if args.passes < 0:
+        raise BenchError(f"--passes must be 0 or more, not {args.passes}")
+    ranker = context.pipeline.ranker
     started = time.perf_counter()
-    prepared = prepare(pipeline, args.sets, args.limit)
-    start = {kind.name: pipeline.ranker.weights.get(kind.name, 0.0) for kind in KINDS}
-    before = evaluate(pipeline.ranker, prepared, start)
-    weights, trail = search(pipeline.ranker, prepared, start, args.passes)
-    after = evaluate(pipeline.ranker, prepared, weights)
+    prepared = prepare(context.pipeline, args.sets, args.limit)
+    start = {name: dict(ranker.weights[name]) for name in WEIGHT_SETS}
+    before = evaluate(ranker, prepared, start)
+    weights = {name: fit_set(prepared, name, start[name]) for name in WEIGHT_SETS}
+    fitted = evaluate(ranker, prepared, weights)
+    trail: list = []
+    for name in args.refine:
+        weights, steps = search(ranker, prepared, weights, name, args.passes)
+        trail += steps
+    after = evaluate(ranker, prepared, weights)
     fitted_on = {"command": "python -m bench " + " ".join(context.argv), "date": date.today().isoformat(),
                  "sets": args.sets, "split": "dev", "cases": {k: c["n"] for k, c in after["cells"].items()},
-                 "objective": after["objective"], "before": before["objective"]}
+                 "objective": after["objective"], "likelihood_fit": fitted["objective"], "before": before["objective"]}
     if not args.dry_run:
         WEIGHTS_PATH.write_text(json.dumps({"weights": weights, "fitted_on": fitted_on}, indent=1) + "\n")
-    result = {"weights": weights, "start": start, "before": before, "after": after, "trail": trail,
-              "written": not args.dry_run, "seconds": round(time.perf_counter() - started, 1)}
-    lines = [f"fit-weights on dev ({', '.join(args.sets)}): objective {before['objective']} -> {after['objective']}",
-             "weights: " + ", ".join(f"{k} {v:g}" for k, v in weights.items()), "",
-             "| cell | n | top-1 before | top-1 after | top-10 before | top-10 after |",
-             "|---|---:|---:|---:|---:|---:|"]
+    result = {"weights": weights, "start": start, "before": before, "likelihood_fit": fitted, "after": after,
+              "trail": trail, "written": not args.dry_run, "seconds": round(time.perf_counter() - started, 1)}
+    lines = [f"fit-weights on dev ({', '.join(args.sets)}): objective {before['objective']} -> "
+             f"{fitted['objective']} (likelihood) -> {after['objective']}", ""]
+    lines += [f"{name}: " + ", ".join(f"{k} {v:g}" for k, v in weights[name].items() if v) for name in WEIGHT_SETS]
+    lines += ["", "| cell | n | top-1 before | top-1 after | top-10 before | top-10 after |",
+              "|---|---:|---:|---:|---:|---:|"]
     for key, cell in after["cells"].items():
         was = before["cells"][key]
         lines.append(f"| {key} | {cell['n']} | {was['top1']:.1%} | {cell['top1']:.1%} | {was['top10']:.1%} "

@@ -124,7 +124,7 @@ def run_case(pipeline, baseline: PlainBaseline, case: DevCase) -> dict[str, Any]
             "baseline_rank": position, "baseline_top": top,
             "ranker_ms": round(ranker_ms, 2), "baseline_ms": round(baseline_ms, 2),
             "confidence": diagnosis.confidence, "conflicts": sorted({c.kind for c in diagnosis.conflicts}),
-            "features": confidence_features(diagnosis, pipeline.ranker.weights["phenotype"]),
+            "features": confidence_features(diagnosis),
             "shape": case_shape(diagnosis)}
 
 

@@ -25,7 +25,7 @@ MOST_CONFIDENT = 0.95
 # No finding of the patient matched the top answer: the gene alone spoke, and that is said as low.
 NO_FINDING_MATCHED = 0.3
 FEATURES = ("margin", "gene", "variant", "cases", "gene_candidates", "similarity", "exact_share", "phenotypes",
-            "information", "annotated", "selective", "patients", "cardinal", "published", "group")
+            "information", "annotated", "selective", "patients", "cardinal", "published", "group", "explained")
 # one model per input shape: the patient's gene known to the graph, else findings alone, few (1-3) or more
 SHAPES = ("gene", "few_findings", "findings")
 FEW_FINDINGS = 3
@@ -45,7 +45,7 @@ def case_shape(diagnosis) -> str:
     return "few_findings" if linked_findings(diagnosis) <= FEW_FINDINGS else "findings"
 
 
-def features(diagnosis, phenotype_weight: float) -> dict[str, float] | None:
+def features(diagnosis) -> dict[str, float] | None:
     """The top answer's features, None when nothing was ranked."""
     ranked = diagnosis.ranked
     if not ranked:
@@ -59,7 +59,7 @@ def features(diagnosis, phenotype_weight: float) -> dict[str, float] | None:
         "variant": float("variant" in top.parts),
         "cases": top.parts.get("cases", 0.0),
         "gene_candidates": math.log1p(sum("gene" in r.parts for r in ranked)),
-        "similarity": top.parts.get("phenotype", 0.0) / phenotype_weight,
+        "similarity": top.similarity,
         "exact_share": top.exact / linked if linked else 0.0,
         "phenotypes": math.log1p(linked),
         "information": diagnosis.information,  # one common term says little, however well it matches
@@ -70,6 +70,7 @@ def features(diagnosis, phenotype_weight: float) -> dict[str, float] | None:
         "cardinal": top.parts.get("cardinal", 0.0),
         "published": top.parts.get("published", 0.0),  # how often it is published
         "group": float(bool(top.ranked_members)),  # a group shown first: right when the truth is a member
+        "explained": top.explained,  # what its annotations and published patients explain of the findings
     }
 
 
@@ -94,7 +95,8 @@ class ConfidenceModel:
 
     def probability(self, values: dict[str, float], shape: str) -> float:
         found = min(self.models[shape].probability(values), MOST_CONFIDENT)
-        return found if values["similarity"] > 0 else min(found, NO_FINDING_MATCHED)
+        matched = values["similarity"] > 0 or values["explained"] > 0  # by annotation, or by published patients
+        return found if matched else min(found, NO_FINDING_MATCHED)
 
     def save(self, path: Path = MODEL_PATH) -> None:
         path.write_text(json.dumps({"features": FEATURES, "low_confidence_below": LOW_CONFIDENCE,

@@ -7,7 +7,7 @@ better of the two places with its group beside it; with no gene, the group is th
 many members it has.
 
 When the findings do not tell a group's members apart (no gene, or a gene that causes several of them,
-and the best two within `SEPARATES` of each other) the group is shown first, at its best member's place,
+and the best two within `SEPARATES` of the best's score) the group is shown first, at its best member's place,
 with its members ranked under it (`collapse`). A member is shown in the group a clinician would name
 (`named_group`): of the groups above it, the one whose name shares most words with the member's, then
 the smallest, never any ancestor. A "group" of one subclass is that disease: it is never said to be a
@@ -28,7 +28,9 @@ MEMBERS_OF = ("MATCH (m:Disease)-[:member_of]->(g:Disease) WHERE g.nid = $group 
 SHOWN_MEMBERS = 12
 GROUPS = ("MATCH (g:Disease) WHERE g.group_size > 0 "
           "RETURN g.nid AS group, g.group_size AS size, g.dname AS name, g.disease_id AS did")
-SEPARATES = 0.15  # a member this far ahead of the group's next (in score) is told apart by the findings
+# a member this far ahead of the group's next, as a share of its score (scores have no fixed scale: the
+# weights are fitted), is told apart by the findings
+SEPARATES = 0.12
 RANKED_MEMBERS = 6  # the members a collapsed group lists
 _WORD = re.compile(r"[a-z0-9]+")
 _COMMON_WORDS = {"syndrome", "disease", "disorder", "type", "with", "and", "of", "the", "or", "to", "due"}
@@ -113,8 +115,10 @@ class DiseaseGroups:
     def collapse(self, ranked: list, caused: set[int]) -> list:
         """`ranked` (best first) with each group whose members the findings do not tell apart shown once, at
         its best member's place, its members ranked under it (`ranked_members`); `caused`: the gene's
-        diseases (with a gene, only members it causes are told apart by it alone). A group of one folds
-        into its member."""
+        diseases (with a gene, only members it causes are told apart by it alone). Only a series that
+        carries its members' name is shown so (Noonan syndrome over Noonan syndrome 6): a class MONDO puts
+        a syndrome in for one of its signs (CHARGE syndrome among the hypogonadotropic hypogonadisms) is
+        no group a clinician reads the answer as. A group of one folds into its member."""
         ranked = self._fold_singletons(ranked)
         members: dict[int, list[int]] = defaultdict(list)  # group -> the places of its members
         own: dict[int, int] = {}  # group -> its own node's place
@@ -122,10 +126,12 @@ class DiseaseGroups:
             if entry.node_id in self.size:
                 own.setdefault(entry.node_id, i)
             elif (entry.node_id is not None and (not caused or entry.node_id in caused)
-                  and (group := self.named_group(entry.node_id, entry.name)) is not None):
+                  and (group := self.named_group(entry.node_id, entry.name)) is not None
+                  and _words(entry.name) & _words(self.names.get(group, ""))):
                 members[group].append(i)
         chosen = {g: places for g, places in members.items()
-                  if len(places) >= 2 and ranked[places[0]].score - ranked[places[1]].score < SEPARATES}
+                  if len(places) >= 2
+                  and ranked[places[0]].score - ranked[places[1]].score < SEPARATES * abs(ranked[places[0]].score)}
         at = {min([*places, own.get(g, len(ranked))]): g for g, places in chosen.items()}
         folded = {i for g, places in chosen.items() for i in (*places, own.get(g, -1))}
         out = []

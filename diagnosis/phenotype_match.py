@@ -79,7 +79,7 @@ class PhenotypeMatcher:
         self.ontology, self.profiles = ontology, profiles
         self.diseases = np.array(sorted(set(profiles.by_disease) | set(profiles.hpo_terms)), dtype=np.int64)
         nodes = self.diseases.tolist()
-        whole_terms = [self._whole_terms(d) for d in nodes]
+        whole_terms = [self.whole_terms(d) for d in nodes]
         self.rows = {False: TermRows(ontology, [self._graph_terms(profiles.annotations(d)) for d in nodes]),
                      True: TermRows(ontology, whole_terms)}
         self.frequencies = TermRows(ontology, whole_terms, [profiles.hpo_terms.get(d, {}) for d in nodes]).matrix
@@ -91,7 +91,7 @@ class PhenotypeMatcher:
     def _graph_terms(self, annotations) -> set[int]:
         return {self.ontology.node_term[a.phenotype] for a in annotations if a.phenotype in self.ontology.node_term}
 
-    def _whole_terms(self, disease: int, exclude_pmids: frozenset[int] = frozenset()) -> set[int]:
+    def whole_terms(self, disease: int, exclude_pmids: frozenset[int] = frozenset()) -> set[int]:
         return self._graph_terms(self.profiles.annotations(disease, exclude_pmids)) | set(
             self.profiles.hpo_terms.get(disease, ()))
 
@@ -110,7 +110,7 @@ class PhenotypeMatcher:
         sizes = rows.sizes
         touched = self.profiles.diseases_citing(exclude_pmids)
         if touched:  # recompute the few diseases a held-out paper annotated, without its annotations
-            kept = {d: self._whole_terms(d, exclude_pmids) if whole else
+            kept = {d: self.whole_terms(d, exclude_pmids) if whole else
                     self._graph_terms(self.profiles.annotations(d, exclude_pmids)) for d in sorted(touched)}
             sub_match, sub_exact = TermRows(self.ontology, list(kept.values())).similarity(terms, raw, side,
                                                                                           cached=False)

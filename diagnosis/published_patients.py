@@ -128,6 +128,15 @@ class PublishedPatients:
     def __len__(self) -> int:
         return len(self.patients)
 
+    def terms(self, row: int) -> set[int]:
+        """A patient's present findings (ontology terms), every one, facial or not."""
+        matrix = self.rows[True].matrix
+        return set(matrix.indices[matrix.indptr[row]:matrix.indptr[row + 1]].tolist())
+
+    def rows_of_papers(self, pmids: frozenset[int]) -> set[int]:
+        """The patients these papers published (a held-out paper's: never compared, never counted)."""
+        return set(np.flatnonzero(np.isin(self.pmids, sorted(pmids))).tolist()) if pmids else set()
+
     def count(self, disease: int, exclude_pmids: frozenset[int] = frozenset()) -> int:
         """How many published patients the disease has, a held-out paper's left out."""
         rows = self.of_disease.get(disease)
@@ -161,11 +170,18 @@ class CasePatients:
     scores: PatientScores
     terms: frozenset[int]  # the case's present findings
 
-    def nearest_diseases(self, k: int) -> set[int]:
-        """The diseases of the `k` patients most like the case."""
+    def votes(self, k: int, power: float) -> dict[int, tuple[float, int]]:
+        """The `k` patients most like the case, each voting for its diseases with its similarity to the
+        `power` (the closest count most): disease -> (its share of the votes, how many of the k have it)."""
         similarity = self.scores.similarity
-        best = np.argsort(-similarity, kind="stable")[:k]
-        return {d for row in best.tolist() if similarity[row] > 0 for d in self.published.patients[row].diseases}
+        best = [row for row in np.argsort(-similarity, kind="stable")[:k].tolist() if similarity[row] > 0]
+        votes: dict[int, list] = defaultdict(lambda: [0.0, 0])
+        for row in best:
+            for disease in self.published.patients[row].diseases:
+                votes[disease][0] += float(similarity[row]) ** power
+                votes[disease][1] += 1
+        total = sum(vote for vote, _ in votes.values())
+        return {d: (vote / total, n) for d, (vote, n) in votes.items()} if total > 0 else {}
 
     def nearest(self, disease: int, k: int) -> list[NearestPatient]:
         """The disease's `k` patients most like the case, with the findings they share."""

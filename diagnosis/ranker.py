@@ -20,10 +20,11 @@ from dataclasses import dataclass, field, replace
 from diagnosis.confidence import ConfidenceModel, case_shape
 from diagnosis.confidence import features as confidence_features
 from diagnosis.conflicts import CHECKED_DISEASES, Conflict, against_exclusions, co_carried, variant_vs_gene
-from diagnosis.evidence import KINDS, CaseEvidence, Knowledge, Part, load_weights
+from diagnosis.evidence import KINDS, CaseEvidence, Knowledge, Part, load_weights, weight_set
 from diagnosis.groups import DiseaseGroups
 from diagnosis.ontology import PhenotypeOntology
 from diagnosis.phenotype_match import PATIENT_SIDE, PhenotypeMatcher
+from diagnosis.profile_match import ProfileMatcher
 from diagnosis.profiles import DiseaseProfiles
 from diagnosis.published_patients import CasePatients, NearestPatient, PublishedPatients
 from diagnosis.queries import gather_evidence
@@ -75,6 +76,8 @@ class RankedDisease:
     option: str | None = None  # the option letter, in selective mode
     in_graph: bool = True
     exact: int = 0  # patient terms the disease is annotated with exactly (breaks ties)
+    similarity: float = 0.0  # the annotation match, unweighted (diagnosis/phenotype_match.py)
+    explained: float = 0.0  # the share of the findings its annotations and patients explain (profile_match.py)
     annotated: int = 0  # facial phenotypes the disease is annotated with
     other_ids: tuple[str, ...] = ()  # the same disease's other entries (an Orphanet twin)
     group: str | None = None  # the group this member was chosen from ("Loeys-Dietz syndrome (ORPHA:60030)")
@@ -148,8 +151,9 @@ class DiagnosisRanker:
         self.genes_of = {d: tuple(sorted(g)) for d, g in genes_of.items()}  # a disease's genes, by name
         self.groups = DiseaseGroups.from_store(reads)
         self.confidence_model = ConfidenceModel.load()
-        self.weights = load_weights()
+        self.weights = load_weights()  # a set for a case with its gene, one for findings alone
         self.patients = patients if patients is not None else PublishedPatients.from_store(reads, ontology)
+        self.profile_matcher = ProfileMatcher(self.matcher, self.patients)
         self.knowledge = Knowledge(ontology, profiles, self.patients, _cardinal_findings(ontology, profiles))
 
     def rank(self, case: DiagnosisCase, hold_out: HoldOut = NOTHING_HELD_OUT) -> Diagnosis:
@@ -172,7 +176,7 @@ class DiagnosisRanker:
             diagnosis.gene_diseases = frozenset(evidence.gene_sources)
         self._check_conflicts(diagnosis, evidence, prepared.phenotypes, hold_out.pmids)
         diagnosis.information = round(float(sum(self.ontology.ic[t] for t in prepared.evidence.present)), 4)
-        values = confidence_features(diagnosis, self.weights["phenotype"])
+        values = confidence_features(diagnosis)
         diagnosis.shape = case_shape(diagnosis)
         if self.confidence_model is not None and values is not None:
             diagnosis.confidence = round(self.confidence_model.probability(values, diagnosis.shape), 4)
@@ -203,6 +207,8 @@ class DiagnosisRanker:
         if len(self.patients) and present:
             scores = self.patients.scores(present, whole=whole, patient_side=PATIENT_SIDE, exclude_pmids=exclude_pmids)
             found.patients = CasePatients(self.patients, scores, frozenset(present))
+        if present:
+            found.profile = self.profile_matcher.scores(present, exclude_pmids)
         candidates = set().union(*(kind.candidates(found) for kind in KINDS))
         found.graph = gather_evidence(
             self.store, self.profiles, gene_id=gene.node_id if gene else None, variant_ids=variants,
@@ -223,9 +229,9 @@ class DiagnosisRanker:
 
     def order(self, prepared: PreparedCase, weights: dict[str, float] | None = None
               ) -> tuple[list[RankedDisease], list[str]]:
-        """The ranking of a prepared case under `weights` (default: the fitted ones): each candidate scored,
-        twins merged, groups resolved; for a selective case, the options and those outside the graph."""
-        weights = weights or self.weights
+        """The ranking of a prepared case under `weights` (default: the fitted set for its shape): each candidate
+        scored, twins merged, groups resolved; for a selective case, the options and those outside the graph."""
+        weights = weights or self.weights[weight_set(prepared.evidence)]
         found, case = prepared.evidence, prepared.case
         scored = {d: self._score(d, prepared.parts[d], found, weights) for d in found.graph.diseases}
         if case.options:
@@ -310,10 +316,12 @@ class DiagnosisRanker:
         """Each kind's part, weighted, with the words it rests on; the score is their sum."""
         weighted = {name: round(weights[name] * part.value, 4) for name, part in parts.items() if weights.get(name)}
         lines = [part.line for name, part in parts.items() if name in weighted]
-        _, exact, annotated = case.matched.of(disease)
+        similarity, exact, annotated = case.matched.of(disease)
         info = case.graph.diseases[disease]
+        explained = parts["profile"].value if "profile" in parts else 0.0
         return RankedDisease(info["name"], disease, info.get("disease_id"), round(sum(weighted.values()), 4),
-                             weighted, lines, exact=exact, annotated=annotated)
+                             weighted, lines, exact=exact, annotated=annotated, similarity=similarity,
+                             explained=explained)
 
     def _rank_options(self, options: dict[str, str], option_links: dict[str, Link], scored: dict[int, RankedDisease],
                       gene: Link | None, given_gene: str | None,
@@ -322,9 +330,13 @@ class DiagnosisRanker:
         said of it: its gene (MONDO's, or named in it), or elimination when the patient's gene supports
         no other option (a gene the graph does not hold supports none of the options it holds). An
         option the graph holds but knows nothing of (no annotation, gene or published patient: all a
-        held-out paper's) is judged by elimination too."""
+        held-out paper's) is judged by elimination too. Elimination weighs as the gene's support of an OMIM
+        entry does; when the graph lacks the patient's gene the findings' weights, which have no gene, rank
+        the options, so elimination there outweighs the best of them by the gene's weight."""
         known = {letter: scored[link.node_id] for letter, link in option_links.items()
                  if link.node_id is not None and link.node_id in scored}
+        elimination = weights["gene"] + weights["specific"] if weights["gene"] else \
+            max((found.score for found in known.values()), default=0.0) + self.weights["gene"]["gene"]
         unknown = {letter: self._outside_graph(name, option_links[letter], gene, weights["gene"])
                    for letter, name in options.items() if letter not in known}
         supported = any("gene" in found.parts for found in [*known.values(), *unknown.values()])
@@ -335,15 +347,16 @@ class DiagnosisRanker:
                 parts, lines = dict(found.parts), [f"option links to {found.name} ({option_links[letter].method})",
                                                    *found.evidence]
                 if given_gene and not supported and not parts:
-                    parts[ELIMINATION] = weights["gene"] + weights["specific"]
+                    parts[ELIMINATION] = elimination
                     lines.append(f"{gene.name if gene else given_gene} supports none of the other options, and the "
                                  "graph knows nothing of this one: by elimination")
                 ranked.append(RankedDisease(name, found.node_id, found.disease_id, round(sum(parts.values()), 4),
-                                            parts, lines, letter, exact=found.exact, annotated=found.annotated))
+                                            parts, lines, letter, exact=found.exact, annotated=found.annotated,
+                                            similarity=found.similarity, explained=found.explained))
                 continue
             outside = unknown[letter]
             if given_gene and not supported:
-                outside.parts[ELIMINATION] = weights["gene"] + weights["specific"]
+                outside.parts[ELIMINATION] = elimination
                 outside.evidence.append(f"{gene.name if gene else given_gene} supports none of the other options: "
                                         "by elimination, a disease newer than the graph's annotations")
             ranked.append(replace(outside, score=round(sum(outside.parts.values()), 4), option=letter))

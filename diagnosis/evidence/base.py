@@ -15,6 +15,7 @@ import numpy as np
 
 from diagnosis.ontology import PhenotypeOntology
 from diagnosis.phenotype_match import PhenotypeScores
+from diagnosis.profile_match import ProfileScores
 from diagnosis.profiles import DiseaseProfiles
 from diagnosis.published_patients import CasePatients, PublishedPatients
 from diagnosis.queries import DiagnosisEvidence
@@ -53,6 +54,7 @@ class CaseEvidence:
     against: np.ndarray  # every disease's log likelihood ratio from contradicting findings
     graph: DiagnosisEvidence = field(default_factory=DiagnosisEvidence)  # the gene's facts, names
     patients: CasePatients | None = None  # the published patients against this case's findings, when any
+    profile: ProfileScores | None = None  # annotations and published patients together, against the findings
     age_years: float | None = None
     sex: str | None = None  # female, male or None
     extra: dict = field(default_factory=dict)  # what one kind computes once per case for itself

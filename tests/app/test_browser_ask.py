@@ -67,7 +67,7 @@ def test_the_ranked_table_is_readable_at_1400_px(page):
     texts = [h["text"].split("\n")[0].strip() for h in headers]
     # every header whole, in order: the fixed ones and the kinds of evidence that speak here
     assert [t for t in texts if t in RANKED_HEADERS] == [t for t in RANKED_HEADERS if t in texts], texts
-    assert {"#", "disease", "score", "gene", "variant", "phenotype", "id", "evidence"} <= set(texts), texts
+    assert {"#", "disease", "score", "gene", "variant", "findings", "id", "evidence"} <= set(texts), texts
     assert not [h["text"] for h in headers if h["wraps"]], headers  # none cut ("var...") or broken ("varian t")
     evidence = next(h for h in headers if h["text"].startswith("evidence"))
     assert evidence["right"] <= 1400 and evidence["right"] - evidence["left"] >= 200  # visible, and wide

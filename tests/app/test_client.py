@@ -47,7 +47,7 @@ def test_diagnose_returns_the_answer_and_its_evidence(client):
     assert answer.startswith("Most likely: CHARGE syndrome")
     headers = ranked["headers"]  # the fixed columns, and the kinds of evidence that speak in this answer
     assert headers[:3] == ["#", "disease", "score"] and headers[-2:] == ["id", "evidence"]
-    assert {"gene", "variant", "phenotype"} <= set(headers) and "option" not in headers
+    assert {"gene", "variant", "findings"} <= set(headers) and "option" not in headers
     assert [h for h in RANKED_HEADERS if h in headers] == headers and ranked["data"][0][1] == "CHARGE syndrome"
     assert triples["headers"] == TRIPLE_HEADERS and triples["data"]
     assert any("pubmed.ncbi.nlm.nih.gov/26551301" in row[4] for row in triples["data"])

@@ -67,12 +67,21 @@ def test_tables_put_the_answer_first_and_link_pmids():
                             triples=[_triple(1, "G", "Genotype", "Cause", 2, "B", "Disease", (123, 456))])
     table = ranked_table(result)
     assert list(table["disease"]) == ["A", "B"] and table["#"][0] == "1 ✓"
-    assert table["gene"][0] == 2.0 and table["cases"][0] == 0.0  # a kind that speaks for any row is a column
-    # only the kinds that speak in this answer, in the order of every column it may have; no option column
-    assert list(table.columns) == ["#", "disease", "score", "gene", "phenotype", "cases", "id", "evidence"]
+    # a family of evidence that speaks for any row is a column, each kind's part summed in its family
+    assert table["gene"][0] == 2.0 and table["literature"][0] == 0.0 and table["literature"][1] == 2.0
+    # only the families that speak in this answer, in the order of every column it may have; no option column
+    assert list(table.columns) == ["#", "disease", "score", "gene", "findings", "literature", "id", "evidence"]
     assert [c for c in RANKED_HEADERS if c in table.columns] == list(table.columns)
     assert len(ranked_widths(table.columns)) == len(table.columns)
     assert triple_rows(result)[0][4] == f"[123]({PUBMED.format(123)}), [456]({PUBMED.format(456)})"
+
+
+def test_every_kind_of_evidence_is_in_one_column_of_the_ranked_table():
+    from app.ui_format import PART_COLUMNS
+    from diagnosis.ranker import PART_NAMES
+
+    placed = [kind for kinds in PART_COLUMNS.values() for kind in kinds]
+    assert sorted(placed) == sorted(PART_NAMES)
 
 
 @pytest.mark.parametrize(("text", "years"), [("5", 5.0), (" 4.5 ", 4.5), ("18 months", 1.5), ("", None),

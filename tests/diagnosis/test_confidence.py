@@ -47,6 +47,8 @@ def test_never_certain_and_low_when_no_finding_matched():
     sure = model({}, 10.0)
     assert sure.probability(NEUTRAL, "gene") == MOST_CONFIDENT
     assert sure.probability({**NEUTRAL, "similarity": 0.0}, "gene") == NO_FINDING_MATCHED < LOW_CONFIDENCE
+    # a finding its published patients show (not its annotations) is a finding matched
+    assert sure.probability({**NEUTRAL, "similarity": 0.0, "explained": 0.6}, "gene") == MOST_CONFIDENT
     assert "100%" not in label(sure.probability(NEUTRAL, "gene"))
 
 

@@ -87,3 +87,13 @@ def test_a_group_of_one_is_never_called_a_group_and_folds_into_its_member():
     assert [r.node_id for r in out] == [41, 5]
     alone = SERIES.resolve([ranked("CHARGE syndrome", 40, 2.0)], caused=set())
     assert "group" not in alone[0].title
+
+
+def test_a_class_that_does_not_carry_the_members_name_is_not_shown_first():
+    """MONDO puts CHARGE syndrome among the hypogonadotropic hypogonadisms (one of its signs): with CHD7, which
+    causes both, the two close in score stay themselves, never "Normosmic ... (a group of 10)"."""
+    classes = DiseaseGroups(members={50: {51, 52}}, size={50: 10}, names={50: "Normosmic congenital hypogonadism"},
+                            titles={50: "Normosmic congenital hypogonadism (ORPHA:432)"}, ids={50: "ORPHA:432"},
+                            groups_of={51: {50}, 52: {50}})
+    entries = [ranked("CHARGE syndrome", 51, 12.66), ranked("Hypogonadism 5", 52, 12.4)]
+    assert [r.node_id for r in classes.collapse(entries, caused={51, 52})] == [51, 52]

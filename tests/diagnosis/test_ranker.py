@@ -8,13 +8,15 @@ import re
 
 import pytest
 
-from diagnosis.ranker import DiagnosisCase
+from diagnosis.ranker import PART_NAMES, DiagnosisCase
 from fpkg.names import normalise, without_abbreviation
 from retrieval.hold_out import HoldOut
 from retrieval.options import split_question
 from retrieval.vocabulary import split_names
 
 CASE = re.compile(r"mutation in (\S+), namely, (.*?) and with facial phenotypes of (.*?)\. What", re.S)
+# the kinds the findings speak through (diagnosis/evidence/)
+FINDINGS_KINDS = {"phenotype", "annotated", "profile", "exact", "patients", "lookalikes", "cardinal"}
 CHARGE = DiagnosisCase(("Wide nasal bridge", "Posteriorly rotated ears", "Chorioretinal coloboma", "Proptosis"),
                        gene="CHD7", variant="c. 2443-2A > G")
 
@@ -47,10 +49,9 @@ def test_charge_case_is_explained(pipeline):
     diagnosis = pipeline.ranker.rank(CHARGE)
     top = diagnosis.answer
     assert top.name == "CHARGE syndrome" and top.disease_id == "OMIM:214800"
-    # the gene's evidence and the findings', and what the findings alone bring (how often it is published,
-    # its cardinal findings): nothing else
-    core = {"gene", "variant", "phenotype", "patients", "cases", "specific"}
-    assert core <= set(top.parts) <= core | {"published", "cardinal"}
+    # the gene's evidence (its link, the published variant, an OMIM entry of it) and the findings'
+    assert {"gene", "variant", "specific"} <= set(top.parts) <= set(PART_NAMES)
+    assert FINDINGS_KINDS & set(top.parts)
     assert top.score == pytest.approx(sum(top.parts.values()), abs=1e-3)
     assert any("CHD7 is linked to CHARGE syndrome" in line for line in top.evidence)
     assert len(diagnosis.ranked) <= 10 and not diagnosis.selective
@@ -64,7 +65,7 @@ def test_an_omim_entry_of_the_gene_is_preferred_to_an_orphanet_group_of_it(pipel
     supported = [r for r in ranked if "gene" in r.parts]
     omim = [r for r in supported if (r.disease_id or "").startswith("OMIM:")]
     orpha = [r for r in supported if (r.disease_id or "").startswith("ORPHA:") and not r.other_ids]
-    assert omim and all(r.parts["specific"] == pipeline.ranker.weights["specific"] for r in omim)
+    assert omim and all(r.parts["specific"] == pipeline.ranker.weights["gene"]["specific"] for r in omim)
     assert all("specific" not in r.parts for r in orpha)
     assert all("specific" not in r.parts for r in ranked if "gene" not in r.parts)  # only with the gene
 
@@ -74,7 +75,7 @@ def test_the_case_share_counts_two_unpublished_patients(pipeline):
     top = pipeline.ranker.rank(CHARGE).answer
     published, total = map(int, re.search(r"(\d+) of (\d+) published patients with the gene",
                                           " ".join(top.evidence)).groups())
-    weight = pipeline.ranker.weights["cases"]
+    weight = pipeline.ranker.weights["gene"]["cases"]
     assert top.parts["cases"] == pytest.approx(weight * published / (total + 2), abs=1e-4)
     assert top.parts["cases"] < weight * published / total
 
@@ -153,10 +154,10 @@ def test_a_held_out_case_whose_only_evidence_is_its_paper_leaks_nothing(pipeline
 def test_without_a_gene_every_disease_is_ranked_by_phenotypes(pipeline):
     diagnosis = pipeline.ranker.rank(DiagnosisCase(CHARGE.phenotypes))
     assert any("ranked by the findings across all" in notice for notice in diagnosis.notices)
-    # what the findings say: the annotations, and the published patients most like them
-    # (and how often each disease is published, and its cardinal findings): nothing of a gene
-    assert diagnosis.ranked and all(set(r.parts) <= {"phenotype", "patients", "published", "cardinal"}
-                                    for r in diagnosis.ranked)
+    # what the findings say (the annotations, the published patients most like them): nothing of a gene
+    gene_kinds = {"gene", "variant", "cases", "specific", "elimination"}
+    assert diagnosis.ranked and all(set(r.parts) <= set(PART_NAMES) - gene_kinds for r in diagnosis.ranked)
+    assert all(FINDINGS_KINDS & set(r.parts) for r in diagnosis.ranked)
     matched = pipeline.ranker.matcher.scores([pipeline.ontology.node_term[pipeline.linker.link(
         name, "FACIAL_PHENOTYPE").node_id] for name in CHARGE.phenotypes])
     best = set(matched.best(10))
@@ -177,7 +178,7 @@ def test_an_option_not_in_the_graph_that_names_the_gene_gets_the_genes_weight(pi
                "C": "Zyxwv imaginary syndrome"}
     diagnosis = pipeline.ranker.rank(DiagnosisCase(("Hypertelorism",), "CHD7", options=options))
     by_option = {r.option: r for r in diagnosis.ranked}
-    weights = pipeline.ranker.weights
+    weights = pipeline.ranker.weights["gene"]  # the patient's gene is known: the gene's set
     assert by_option["B"].parts == {"gene": weights["gene"]} and not by_option["B"].in_graph
     # the gene supports B: nothing is left to elimination
     assert by_option["C"].parts == {} and diagnosis.answer.option == "B"
