@@ -122,7 +122,7 @@ def _write_private(path: Path, text: str) -> None:
 def uploaded_file(file: object, exports: PrivateExports) -> Path:
     """The file a handler was given, when it lies in Gradio's upload folder or the export area;
     InputError otherwise (a path on the server named by the request is never read)."""
-    given = file if isinstance(file, str) else getattr(file, "name", None) or getattr(file, "path", None)
+    given = str(file) if isinstance(file, (str, Path)) else getattr(file, "name", None) or getattr(file, "path", None)
     if not given:
         raise InputError("Choose a file to upload.")
     path = Path(given).resolve()

@@ -3,6 +3,8 @@
 - `findings_box`: the findings dropdown (type to search ~8,800 names and synonyms, free text allowed),
   described to the API as a free list of strings: listing every choice made `view_api()` print 258 kB.
 - `sex_box`: female, male or unknown; the API may send "", None or "unknown" (none given).
+- `option_box` and `DiseaseNames`: an answer option with suggestions of the graph's disease names as the
+  user types (asked of the server: ~10,000 names in each of four boxes would weigh on every page and session).
 - `split_findings`: one entry per finding, whether they were picked one by one or typed as
   "coloboma, low-set ears; facial asymmetry" (a name that itself holds a comma is kept whole).
 """
@@ -10,7 +12,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Set
+from collections.abc import Container, Iterable
 from typing import Any
 
 import gradio as gr
@@ -18,6 +20,7 @@ import gradio as gr
 from fpkg.errors import InputError
 from fpkg.names import normalise
 from service.case_parser import SEXES, parse_sex
+from service.validation import NEGATED_ENTRY
 
 UNKNOWN_SEX = ("", "unknown", "not known", "none", "n/a", "na", "-", "?")
 _SEPARATORS = re.compile(r"[,;\n\r]+")
@@ -31,6 +34,37 @@ def findings_box(choices: list[str], **kwargs: Any) -> gr.Dropdown:
     return _described(box, {"type": "array", "items": {"type": "string"},
                             "description": "findings, e.g. ['Hypertelorism', 'low-set ears'] (free text; "
                                            "commas split)"}, ["Hypertelorism"])
+
+
+def option_box(**kwargs: Any) -> gr.Dropdown:
+    """A disease name, typed freely, with the names that match what is typed offered (`DiseaseNames`)."""
+    box = gr.Dropdown([], value=None, allow_custom_value=True, filterable=True, **kwargs)
+    return _described(box, {"type": "string", "description": "a disease name (free text)"}, "CHARGE syndrome")
+
+
+class DiseaseNames:
+    """The graph's disease names and synonyms, for suggestions: those starting with what is typed first,
+    then those holding it, shortest first."""
+
+    SHOWN = 20
+    MIN_CHARS = 2
+
+    def __init__(self, names: Iterable[str]):
+        self.names = sorted({name.strip(): None for name in names if name.strip()}, key=lambda n: (len(n), n))
+        self.folded = [normalise(name) for name in self.names]
+
+    def matching(self, text: object) -> list[str]:
+        typed = normalise(str(text or ""))
+        if len(typed) < self.MIN_CHARS:
+            return []
+        starts = [n for n, f in zip(self.names, self.folded, strict=True) if f.startswith(typed)]
+        holds = [n for n, f in zip(self.names, self.folded, strict=True) if typed in f and not f.startswith(typed)]
+        return (starts + holds)[:self.SHOWN]
+
+
+def suggest(names: DiseaseNames, key: gr.KeyUpData) -> dict:
+    """The option box's suggestions for what is typed in it."""
+    return gr.update(choices=names.matching(key.input_value))
 
 
 def sex_box(**kwargs: Any) -> gr.Dropdown:
@@ -61,9 +95,9 @@ def parse_form_sex(value: object) -> str | None:
     return sex
 
 
-def split_findings(entries: Iterable[str] | str | None, known: Set[str] = frozenset()) -> list[str]:
-    """Each entry split on commas, semicolons and new lines, unless it is a known name as a whole
-    (`known`: normalised phenotype names and synonyms); empty pieces dropped, order and case kept."""
+def split_findings(entries: Iterable[str] | str | None, known: Container[str] = frozenset()) -> list[str]:
+    """Each entry split on commas, semicolons and new lines, unless it is a known name as a whole, or "no"
+    and one (`known`: normalised phenotype names and synonyms); empty pieces dropped, order and case kept."""
     if entries is None:
         return []
     if isinstance(entries, str):
@@ -73,6 +107,8 @@ def split_findings(entries: Iterable[str] | str | None, known: Set[str] = frozen
         text = str(entry or "").strip()
         if not text:
             continue
-        pieces = [text] if normalise(text) in known else [p.strip() for p in _SEPARATORS.split(text)]
+        named = NEGATED_ENTRY.match(text)  # "no Intellectual disability, mild": the name after "no" is whole
+        whole = normalise(named.group(1) if named else text) in known
+        pieces = [text] if whole else [p.strip() for p in _SEPARATORS.split(text)]
         found.extend(piece for piece in pieces if piece)
     return list(dict.fromkeys(found))

@@ -25,7 +25,7 @@ from app.gradio_bind import bind
 SETTINGS_FIELDS = ("mode", "backend", "temperature")
 FIELDS = {
     "diagnose": ("age", "sex", "ethnicity", "gene", "variant", "phenotypes", "selective",
-                 "option_a", "option_b", "option_c", "option_d", *SETTINGS_FIELDS),
+                 "option_a", "option_b", "option_c", "option_d", *SETTINGS_FIELDS, "description", "phenopacket"),
     "ask": ("question", *SETTINGS_FIELDS),
 }
 TABLE_HEADERS = ["#", "when (UTC)", "kind", "answer"]

@@ -22,8 +22,9 @@ import gradio as gr
 from app import about, account_tab, curate_tab, explore_tab, history_tab, ui_examples
 from app.access import Access, allow
 from app.ask_list import full_list as ask_list_csv
+from app.case_files import export_differential, fill_form, form_case, read_upload
 from app.evidence_cache import PictureCache
-from app.form_fields import findings_box, parse_form_sex, sex_box, split_findings
+from app.form_fields import DiseaseNames, findings_box, option_box, sex_box, suggest
 from app.gradio_bind import bind
 from app.lanes import WORKERS, Lane, Lanes, ordinal
 from app.ui_examples import FORM_LETTERS
@@ -42,12 +43,11 @@ from app.ui_format import (
     triple_rows,
 )
 from diagnosis.confidence import label as confidence_label
-from diagnosis.ranker import DiagnosisCase
 from fpkg.config import access_settings
 from fpkg.errors import Busy, InputError, LLMError, NotReady, StoreError
 from retrieval.retriever import MODES
 from service.pipeline import Pipeline, PipelineResult
-from service.validation import parse_age
+from service.validation import MAX_DESCRIPTION_CHARS
 
 # Other queued events (Explore, Curate) at once; /diagnose and /ask run in lanes (app/lanes.py).
 CONCURRENCY = 2
@@ -62,37 +62,35 @@ SHARED_LANES = Lanes()  # for handlers called without the app's own (tests, scri
 MODE_LABELS = {"cypher": "Cypher (graph queries)", "vector": "Vector (embeddings)",
                "none": "None (LLM alone, the paper's baseline)"}
 MODE_CHOICES = [(MODE_LABELS.get(mode, mode), mode) for mode in MODES]
-def diagnose(pipeline: Pipeline, age: str | float | None, sex: str | None, ethnicity: str, gene: str, variant: str,
-             phenotypes: list[str] | str | None, selective: bool, option_a: str, option_b: str, option_c: str,
-             option_d: str, mode: str, backend: str, temperature: float, request: gr.Request = None,
-             access: Access | None = None, lanes: Lanes | None = None,
-             pictures: PictureCache | None = None) -> Iterator[tuple]:
-    """Diagnose a case. Yields (answer, notices, ranked, triples, cypher, evidence picture, timings,
-    confidence)."""
+def diagnose(pipeline: Pipeline, age: str | float | None = None, sex: str | None = None, ethnicity: str | None = None,
+             gene: str | None = None, variant: str | None = None, phenotypes: list[str] | str | None = None,
+             selective: bool = False, option_a: str | None = None, option_b: str | None = None,
+             option_c: str | None = None, option_d: str | None = None, mode: str = "cypher",
+             backend: str | None = None, temperature: float = 0.0, description: str | None = None,
+             phenopacket: str | None = None, request: gr.Request = None, access: Access | None = None,
+             lanes: Lanes | None = None, pictures: PictureCache | None = None) -> Iterator[tuple]:
+    """Diagnose a case: the form's fields, with a free-text description and a GA4GH phenopacket (JSON) beside
+    them (app/case_files.py); through the API every input may be left out. Yields (answer, notices, ranked,
+    triples, cypher, evidence picture, timings, confidence)."""
     allow(access, request, "diagnose")
     values = (age, sex, ethnicity, gene, variant, phenotypes, selective, option_a, option_b, option_c, option_d,
-              mode, backend, temperature)
-    try:
-        age_years = parse_age(age)
-    except InputError as e:
-        raise gr.Error(str(e), title="Please fix the input", print_exception=False) from e
-    options = None
-    if selective:
-        given = zip(FORM_LETTERS, (option_a, option_b, option_c, option_d), strict=True)
-        options = {letter: text for letter, text in given if text and text.strip()}
-    try:
-        sex = parse_form_sex(sex)
-    except InputError as e:
-        raise gr.Error(str(e), title="Please fix the input", print_exception=False) from e
-    findings = split_findings(phenotypes, pipeline.linker.vocabulary("FacePhenotype"))
-    case = DiagnosisCase(phenotypes=tuple(findings), gene=gene, variant=variant, age_years=age_years,
-                         sex=sex, ethnicity=ethnicity, options=options)
+              mode, backend, temperature, description, phenopacket)
+    composed = form_case(pipeline, age, sex, ethnicity, gene, variant, phenotypes, selective, option_a, option_b,
+                         option_c, option_d, description, phenopacket)
     outputs = None
     lane = (lanes or SHARED_LANES).for_backend(backend or pipeline.settings.llm_backend)
-    for outputs in _in_lane(lane, lambda: _run(backend, lambda: pipeline.diagnose_stream(
-            case, mode=mode, backend=backend, temperature=float(temperature or 0.0)), True, pictures), 8):
+    for outputs in _in_lane(lane, lambda: _run(backend, lambda: _noticed(pipeline.diagnose_stream(
+            composed.case, mode=mode, backend=backend, temperature=float(temperature or 0.0)), composed.notices),
+            True, pictures), 8):
         yield outputs
     history_tab.record_on_server(access, request, "diagnose", values, outputs[0] if outputs else "")
+
+
+def _noticed(results: Iterator[PipelineResult], notices: list[str]) -> Iterator[PipelineResult]:
+    """The results, with what was chosen between the form's inputs said first."""
+    for result in results:
+        result.notices[:0] = [n for n in notices if n not in result.notices]
+        yield result
 
 
 def ask(pipeline: Pipeline, question: str, mode: str, backend: str, temperature: float, request: gr.Request = None,
@@ -252,10 +250,26 @@ def build_demo(pipeline: Pipeline, access: Access | None = None) -> gr.Blocks:
                                                   info="type to search names and synonyms; free text is allowed, "
                                                        "several findings separated by commas or semicolons",
                                                   elem_id="diag-phenotypes")
+                        description = gr.Textbox(
+                            label="Description (free text)", lines=3, elem_id="diag-description",
+                            placeholder="e.g. A 4-year-old boy with a de novo PTPN11 c.922A>G variant, hypertelorism, "
+                                        "ptosis, low-set ears and pulmonary valve stenosis; no intellectual disability",
+                            info="read by the recogniser: age, sex, gene, variant, findings present and absent (HPO "
+                                 "ids too); the fields above win where they disagree; up to "
+                                 f"{MAX_DESCRIPTION_CHARS:,} characters")
+                        with gr.Accordion("A GA4GH phenopacket (JSON)", open=False, elem_id="diag-phenopacket-box"):
+                            packet_file = gr.File(label="Upload a phenopacket", file_types=[".json"], type="filepath",
+                                                  elem_id="diag-phenopacket-file")
+                            phenopacket = gr.Textbox(label="or paste one", lines=4, elem_id="diag-phenopacket",
+                                                     info="its findings, gene, variant, age and sex fill the form "
+                                                          "for you to check; a field you fill wins")
+                            packet_fill = gr.Button("Read it into the form", size="sm",
+                                                    elem_id="diag-phenopacket-fill")
+                            packet_read = gr.Markdown("", elem_id="diag-phenopacket-read")
                         selective = gr.Checkbox(label="Selective question (four answer options)", value=False,
                                                 elem_id="diag-selective")
                         with gr.Group(visible=False) as options_group, gr.Row():
-                            option_fields = [gr.Textbox(label=f"Option {letter}", elem_id=f"diag-option-{letter}")
+                            option_fields = [option_box(label=f"Option {letter}", elem_id=f"diag-option-{letter}")
                                              for letter in FORM_LETTERS]
                         mode, backend, temperature = _settings_row("diag", backends, default_backend)
                         submit = gr.Button("Diagnose", variant="primary", elem_id="diag-submit")
@@ -266,6 +280,12 @@ def build_demo(pipeline: Pipeline, access: Access | None = None) -> gr.Blocks:
                                         example_labels=[ui_examples.example_label(row) for row in examples])
                     with gr.Column(scale=3):
                         diagnosis_outputs = _evidence_panel("diag", with_ranked=True)
+                        with gr.Row():
+                            result_files = [
+                                gr.File(label="The differential (TSV, PhEval's columns first)", interactive=False,
+                                        elem_id="diag-tsv"),
+                                gr.File(label="The phenopacket with the differential (GA4GH interpretations)",
+                                        interactive=False, elem_id="diag-interpretation")]
                 diagnosis_outputs[2].render()
             with gr.Tab("Ask", id="ask", elem_id="tab-ask"), gr.Row():
                 with gr.Column(scale=2):
@@ -283,7 +303,7 @@ def build_demo(pipeline: Pipeline, access: Access | None = None) -> gr.Blocks:
                 explore_tab.build_tab(pipeline, access)
             with gr.Tab("Curate", id="curate", elem_id="tab-curate"):
                 curate_view = curate_tab.build_tab(pipeline, access)
-            inputs = {"diagnose": [*form, mode, backend, temperature],
+            inputs = {"diagnose": [*form, mode, backend, temperature, description, phenopacket],
                       "ask": [question, ask_mode, ask_backend, ask_temperature]}
             with gr.Tab("History", id="history", elem_id="tab-history"):
                 history_view = history_tab.build_tab(access, inputs, tabs, stored)
@@ -293,6 +313,14 @@ def build_demo(pipeline: Pipeline, access: Access | None = None) -> gr.Blocks:
                 gr.Markdown(about.about_markdown(pipeline, access), elem_id="about-text")
         selective.change(toggle_options, selective, options_group, api_visibility="private", queue=False)
         private = {"api_visibility": "private", "queue": False}
+        disease_names = DiseaseNames(ui_examples.names_and_synonyms(pipeline.linker, "Disease"))
+        for box in option_fields:  # suggestions as the user types, asked of the server
+            box.key_up(bind(suggest, disease_names), None, box, api_visibility="private", queue=False,
+                       show_progress="hidden")
+        filled = [age, sex, gene, variant, phenotypes, packet_read]
+        packet_file.upload(bind(read_upload, access), packet_file, phenopacket, **private).success(
+            bind(fill_form, pipeline, access), phenopacket, filled, **private)
+        packet_fill.click(bind(fill_form, pipeline, access), phenopacket, filled, **private)
         for kind, button, outputs, handler in (("diagnose", submit, diagnosis_outputs, diagnose),
                                                ("ask", ask_submit, ask_outputs, ask)):
             answered = button.click(bind(handler, pipeline, access=access, lanes=lanes, pictures=pictures),
@@ -302,6 +330,8 @@ def build_demo(pipeline: Pipeline, access: Access | None = None) -> gr.Blocks:
                              [stored, *history_view], **private)
             if kind == "diagnose":  # the ranked table's columns are the answer's: each as wide as its header
                 answered.success(fit_ranked_columns, outputs[2], outputs[2], **private)
+                answered.success(bind(export_differential, pipeline, access), [*form, description, phenopacket],
+                                 result_files, api_visibility="private", concurrency_id="pipeline")
             if kind == "ask":  # the whole ranked list as a file, after the answer
                 answered.success(bind(ask_list_csv, pipeline, access=access), [question, ask_mode], ask_list,
                                  api_visibility="private", concurrency_id="pipeline")

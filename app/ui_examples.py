@@ -24,8 +24,13 @@ QUESTIONS = [
 
 def phenotype_choices(linker: EntityLinker) -> list[str]:
     """Facial phenotype names and their synonyms, one spelling per case-insensitive text."""
-    index = linker.indexes.get("FacePhenotype")
-    texts = [a.text for a in index.aliases] if index else linker.names("FacePhenotype")
+    return names_and_synonyms(linker, "FacePhenotype")
+
+
+def names_and_synonyms(linker: EntityLinker, label: str) -> list[str]:
+    """One label's names and their synonyms, one spelling per case-insensitive text."""
+    index = linker.indexes.get(label)
+    texts = [a.text for a in index.aliases] if index else linker.names(label)
     unique = {text.strip().lower(): text.strip() for text in sorted(texts, reverse=True) if text.strip()}
     return sorted(unique.values(), key=str.lower)
 

@@ -105,12 +105,18 @@ def answer_markdown(answer: str) -> str:
     return _ENTITY.sub("&amp;", answer).replace("<", "&lt;")
 
 
+FINDING_LINKS = ("FACIAL_PHENOTYPE", "FINDING", "ABSENT_FINDING")
+
+
 def notices_markdown(result: PipelineResult) -> str:
-    """The warnings, then how the names in the text were linked to the graph."""
+    """The warnings, then how the names in the text were linked to the graph, then how the case's findings
+    and variant were read (which say the findings' links themselves)."""
     lines = [f"- ⚠ {n.translate(_MARKDOWN_SPECIAL)}" for n in dict.fromkeys(result.notices)]
-    linked = linked_names(result.links)
+    links = [lk for lk in result.links if lk.type not in FINDING_LINKS] if result.reading else result.links
+    linked = linked_names(links)
     if linked:
         lines.append(f"- {linked.translate(_MARKDOWN_SPECIAL)}")
+    lines += [f"- {line.translate(_MARKDOWN_SPECIAL)}" for line in result.reading]
     return "\n".join(lines)
 
 

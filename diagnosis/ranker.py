@@ -34,7 +34,7 @@ from fpkg.names import fold_name, without_abbreviation
 from graphstore.schema import DIAGNOSED, DISEASE, SAMPLE
 from graphstore.store import GraphStore
 from kg_dump.cardinal import is_cardinal
-from retrieval.findings import FINDING, FindingLinker
+from retrieval.findings import FINDING, HPO_ID, FindingLinker
 from retrieval.hold_out import NOTHING_HELD_OUT, HoldOut
 from retrieval.linking import EntityLinker
 from retrieval.options import link_option
@@ -281,8 +281,10 @@ class DiagnosisRanker:
             found = self.linker.candidates(case.variant, "MUTATION", k=20, gene=case.gene)
             links.extend(found or [Link(case.variant, "MUTATION", None, method="none")])
         for mention in case.phenotypes:
-            link = self.linker.link(mention, "FACIAL_PHENOTYPE")
-            if link.node_id is None:  # another HPO finding typed among the facial ones
+            # an HPO id is that term; a name, a facial phenotype of the graph first
+            link = self.findings.link(mention) if HPO_ID.fullmatch(mention.strip()) else \
+                self.linker.link(mention, "FACIAL_PHENOTYPE")
+            if link.node_id is None and not link.ids:  # another HPO finding typed among the facial ones
                 link = self.findings.link(mention)
             links.append(link)
             if link.node_id is None and not link.ids:
@@ -303,9 +305,9 @@ class DiagnosisRanker:
         return replace(link, type=kind)
 
     def _terms(self, links) -> list[int]:
-        return list(dict.fromkeys(term for link in links if (term := self._term(link)) is not None))
+        return list(dict.fromkeys(term for link in links if (term := self.term_of(link)) is not None))
 
-    def _term(self, link: Link) -> int | None:
+    def term_of(self, link: Link) -> int | None:
         """The ontology's term for a linked finding: by its HPO id, else by its graph node."""
         if link.ids:
             return self.ontology.index_of_hpo.get(link.ids[0])

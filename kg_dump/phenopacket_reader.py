@@ -59,7 +59,7 @@ class PublishedPatient:
     id: str  # the phenopacket's id, e.g. PMID_15266616_100
     pmid: int | None
     title: str  # the paper's title as the file gives it
-    disease_id: str  # OMIM:nnnnnn (or ORPHA:/MONDO:)
+    disease_id: str  # OMIM:nnnnnn (or ORPHA:/MONDO:); "" for a patient not yet diagnosed
     disease_label: str
     present: tuple[Finding, ...]
     excluded: tuple[Finding, ...]
@@ -74,8 +74,10 @@ class PublishedPatient:
         return tuple(dict.fromkeys(v.gene for v in self.variants if v.gene))
 
 
-def parse_phenopacket(data: str | bytes, name: str = "the file", cohort: str = "") -> PublishedPatient:
-    """One patient from a Phenopacket v2 JSON text; `PhenopacketError` (saying why) when it is not one."""
+def parse_phenopacket(data: str | bytes, name: str = "the file", cohort: str = "", *,
+                      diagnosed: bool = True) -> PublishedPatient:
+    """One patient from a Phenopacket v2 JSON text; `PhenopacketError` (saying why) when it is not one.
+    `diagnosed`: a patient without a disease id is no published case (a patient to diagnose has none)."""
     from google.protobuf import json_format
     from phenopackets import Phenopacket
 
@@ -90,12 +92,12 @@ def parse_phenopacket(data: str | bytes, name: str = "the file", cohort: str = "
         packet = json_format.ParseDict(document, Phenopacket())
     except json_format.ParseError as e:
         raise PhenopacketError(f"{name} is not a GA4GH Phenopacket v2: {e}") from None
-    return _patient(packet, name, cohort)
+    return _patient(packet, name, cohort, diagnosed)
 
 
-def _patient(packet, name: str, cohort: str) -> PublishedPatient:
+def _patient(packet, name: str, cohort: str, diagnosed: bool) -> PublishedPatient:
     disease_id, disease_label = _diagnosis(packet)
-    if disease_id is None:
+    if disease_id is None and diagnosed:
         raise PhenopacketError(f"{name} has no diagnosis with an OMIM, ORPHA or MONDO disease id")
     present, excluded = [], []
     for feature in packet.phenotypic_features:
@@ -108,7 +110,7 @@ def _patient(packet, name: str, cohort: str) -> PublishedPatient:
     pmid, title = _paper(packet)
     onset = next((_years(d.onset) for d in packet.diseases if d.term.id == disease_id and d.HasField("onset")), None)
     return PublishedPatient(
-        id=packet.id or name, pmid=pmid, title=title, disease_id=disease_id, disease_label=disease_label,
+        id=packet.id or name, pmid=pmid, title=title, disease_id=disease_id or "", disease_label=disease_label,
         present=tuple(present), excluded=tuple(excluded), variants=_variants(packet),
         sex=_SEXES.get(_sex_name(packet.subject.sex)), age_years=_years(packet.subject.time_at_last_encounter),
         onset_years=onset, cohort=cohort)

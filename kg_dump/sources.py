@@ -248,9 +248,10 @@ def phenopacket_store_sha256(settings: Settings) -> str:
     return sha256_of(source_folder(settings, PHENOPACKET_STORE) / STORE_ZIP)
 
 
-def release_text(settings: Settings, key: str) -> str:
+def release_text(settings: Settings, key: str, with_folder: bool = True) -> str:
     """The source's release as the start-up line and the About tab name it: pinned releases by their
-    commit or tag; a phenopacket-store zip not fetched here by its sha256 and folder."""
+    commit or tag; a phenopacket-store zip not fetched here by its sha256 and folder (`with_folder`: an
+    export a user downloads names no server folder)."""
     source = SOURCES[key]
     if key != PHENOPACKET_STORE:
         return source.release
@@ -258,9 +259,9 @@ def release_text(settings: Settings, key: str) -> str:
     digest = sha256_of(folder / STORE_ZIP)[:12] if (folder / STORE_ZIP).is_file() else "missing"
     if marker(folder).get("release") == source.release:
         return f"{source.release}, sha256 {digest}"
-    return f"the copy in {folder} (not a fetched release), sha256 {digest}"
+    return f"the copy in {folder if with_folder else 'a local folder'} (not a fetched release), sha256 {digest}"
 
 
-def releases_line(settings: Settings) -> str:
-    return "sources: " + "; ".join(f"{SOURCES[key].name.split(' (')[0]} {release_text(settings, key)}"
+def releases_line(settings: Settings, with_folder: bool = True) -> str:
+    return "sources: " + "; ".join(f"{SOURCES[key].name.split(' (')[0]} {release_text(settings, key, with_folder)}"
                                   for key in SOURCES)

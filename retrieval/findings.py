@@ -1,10 +1,11 @@
 """Any HPO phenotype term, facial or not, by its name or a synonym: the findings a clinician gives beside
 the face ("seizures", "ventricular septal defect") and those written as absent.
 
-Exact and synonym (case, punctuation and plurals aside), then one typo in a long name that keeps the
-finding (`fpkg.names.keeps_identity`). In free text, names are found by longest match at word
-boundaries. A link carries the term's HPO id in `ids`; its `node_id` is the graph's facial phenotype
-node when the graph holds the term, else None (non-facial terms are ranking profiles, not nodes).
+An HPO id ("HP:0000316") is that term. Exact and synonym (case, punctuation and plurals aside), then one
+typo in a long name that keeps the finding (`fpkg.names.keeps_identity`). In free text, ids are found, then
+names by longest match at word boundaries. A link carries the term's HPO id in `ids`; its `node_id` is the
+graph's facial phenotype node when the graph holds the term, else None (non-facial terms are ranking
+profiles, not nodes).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ MIN_CHARS = 4  # "ASD", "VSD": abbreviations in text are too often something els
 # HPO synonyms that are a disease's name ("Crouzon syndrome" for Craniofacial dysostosis) or too
 # common a word are no finding in text
 _NOT_A_FINDING = re.compile(r"\b(syndrome|disease|disorder)\b|^(?:abnormal|normal|absent|present)$")
+HPO_ID = re.compile(r"\bHP[:_](\d{7})\b", re.IGNORECASE)
 
 
 class FindingLinker:
@@ -39,11 +41,16 @@ class FindingLinker:
         for term, synonyms in enumerate(hpo.synonyms):
             for synonym in synonyms:
                 self.exact.setdefault(normalise(synonym), term)
+        self.of_id = {hpo_id: term for term, hpo_id in enumerate(hpo.terms)}
         self.by_length: dict[int, list[str]] = defaultdict(list)
         for key in self.exact:
             self.by_length[len(key)].append(key)
 
     def link(self, mention: str) -> Link:
+        by_id = HPO_ID.fullmatch(mention.strip())
+        if by_id:
+            term = self.of_id.get(f"HP:{by_id.group(1)}")
+            return Link(mention, FINDING, None, method="none") if term is None else self._link(mention, term, 1.0, "id")
         key = normalise(mention)
         term = self.exact.get(key)
         method = "synonym" if term is not None and normalise(self.hpo.names[term]) != key else "exact"
@@ -64,8 +71,12 @@ class FindingLinker:
 
     def find_in_text(self, text: str) -> list[tuple[int, int, Link]]:
         """(start, end, link) of each finding named in `text`, longest first, none overlapping."""
-        words = list(re.finditer(r"[A-Za-z0-9]+(?:['’-][A-Za-z0-9]+)*", text))
-        found, taken = [], set()
+        found = [(m.start(), m.end(), self._link(m.group(), self.of_id[f"HP:{m.group(1)}"], 1.0, "id"))
+                 for m in HPO_ID.finditer(text) if f"HP:{m.group(1)}" in self.of_id]
+        ids = [(start, end) for start, end, _ in found]
+        words = [w for w in re.finditer(r"[A-Za-z0-9]+(?:['’-][A-Za-z0-9]+)*", text)
+                 if not any(start <= w.start() < end for start, end in ids)]
+        taken = set()
         for size in range(min(MAX_WORDS, len(words)), 0, -1):
             for first in range(len(words) - size + 1):
                 span = range(first, first + size)

@@ -9,6 +9,7 @@ makes the hold-out rule once per request for the ranker and the retrieval mode.
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -43,6 +44,7 @@ from retrieval.result import CypherRun, Link, RetrievalResult, Triple
 from retrieval.retriever import MODES, Retriever, retriever_class
 from service.answers import diagnosis_evidence, facts_evidence, readings, reply_to_prediction, unsupported_names
 from service.case_parser import parse_case
+from service.reading import findings_read, variant_read
 from service.validation import (
     validate_backend,
     validate_case,
@@ -82,6 +84,7 @@ class PipelineResult:
     llm_query: str | None = None  # what became of the LLM's Cypher query (RetrievalResult.llm_query)
     case: DiagnosisCase | None = None
     done: bool = False
+    reading: list[str] = field(default_factory=list)  # how the case was read (service/reading.py)
 
     def predictions(self) -> list[RankedDisease]:
         """The answer first, then the rest of the ranking."""
@@ -117,6 +120,12 @@ class Pipeline:
         # holding up Cypher requests, and two racing requests build it once
         self._retriever_locks = {mode: threading.Lock() for mode in MODES}
         self.closed = False  # set by close(): a stop while an index loads in the background says nothing
+
+    @functools.cached_property
+    def knowledge(self) -> str:
+        """The sources' releases and the HPO release the answers come from, as exports name them."""
+        hpo = self.build_report.hpo_release.rsplit("/", 1)[-1] if self.build_report else "not loaded"
+        return f"{releases_line(self.settings, with_folder=False)}; HPO {hpo}"
 
     @classmethod
     def start(cls, settings: Settings, progress: Callable[[str], None] = print) -> Pipeline:
@@ -245,6 +254,8 @@ class Pipeline:
         conflicting = [t for conflict in diagnosis.conflicts for t in conflict.triples]
         result.triples = conflicting + list(diagnosis.triples)  # both sides of a disagreement, first
         result.notices = [*readings(diagnosis.links), *diagnosis.notices]
+        result.reading = [*findings_read(diagnosis.links, self.ontology),
+                          *filter(None, [variant_read(diagnosis, case.variant, case.gene)])]
         result.confidence = diagnosis.confidence
         result.confidence_shape, result.findings_linked = diagnosis.shape, linked_findings(diagnosis)
         result.timings_ms.update(diagnosis.timings_ms)

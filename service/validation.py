@@ -11,7 +11,11 @@ from fpkg.errors import InputError
 from retrieval.options import OPTION_LETTERS
 from retrieval.retriever import MODES
 
+# Every limit on what a user sends, in one place (each refusal names its limit; nothing is cut silently).
 MAX_QUESTION_CHARS = 5000
+MAX_DESCRIPTION_CHARS = 5000  # the Diagnosis form's free-text description
+MAX_FINDINGS_CHARS = 3000  # the findings box, all entries together: a longer paste belongs in the description
+MAX_PHENOPACKET_BYTES = 500_000  # one patient's GA4GH phenopacket is a few kB
 MAX_FIELD_CHARS = 300
 MAX_PHENOTYPES = 60
 MAX_AGE_YEARS = 130

@@ -184,3 +184,18 @@ def llm_stall(monkeypatch: pytest.MonkeyPatch) -> Iterator[Stall]:
     monkeypatch.setattr(openai_server, "time", SimpleNamespace(sleep=stall.sleep))
     yield stall
     stall.released.set()  # let the held handler thread finish
+
+
+@pytest.fixture(scope="session")
+def store_phenopacket(data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real GA4GH phenopacket from the store's release zip beside the data folder (a LEOPARD syndrome 1
+    patient of PTPN11: findings present and excluded, a variant, sex), as a file a user would upload."""
+    import zipfile
+
+    release = data_dir.parent / "phenopacket-store" / "all_phenopackets.zip"
+    if not release.is_file():
+        pytest.skip(f"no phenopacket-store release at {release}")
+    path = tmp_path_factory.mktemp("phenopacket") / "PMID_12058348_Patient_1.json"
+    with zipfile.ZipFile(release) as archive:
+        path.write_bytes(archive.read("PTPN11/PMID_12058348_Patient_1.json"))
+    return path

@@ -37,7 +37,9 @@ def test_named_endpoints_are_listed(client):
     endpoints = client.view_api(print_info=False, return_format="dict")["named_endpoints"]
     assert {"/diagnose", "/ask"} <= set(endpoints)
     names = [p["parameter_name"] for p in endpoints["/diagnose"]["parameters"]]
-    assert names == [*CHD7_CASE, "mode", "backend", "temperature"]
+    assert names == [*CHD7_CASE, "mode", "backend", "temperature", "description", "phenopacket"]
+    optional = {p["parameter_name"] for p in endpoints["/diagnose"]["parameters"] if p["parameter_has_default"]}
+    assert {"description", "phenopacket"} <= optional  # a client written before them still works
 
 
 def test_diagnose_returns_the_answer_and_its_evidence(client):
@@ -132,3 +134,20 @@ def test_the_api_description_is_short_and_findings_are_free_strings(client):
     with pytest.raises(AppError, match="female, male or unknown"):
         client.predict("5", "martian", "", "CHD7", "", [], False, "", "", "", "", "cypher", "grounded", 0.0,
                        api_name="/diagnose")
+
+
+PTPN11_DESCRIPTION = ("A 4-year-old boy with a de novo PTPN11 c.922A>G variant, hypertelorism, ptosis, low-set ears "
+                      "and pulmonary valve stenosis; no intellectual disability")
+
+
+def test_a_description_and_a_phenopacket_are_taken_by_name(client, store_phenopacket):
+    answer, notices, *_ = client.predict(description=PTPN11_DESCRIPTION, api_name="/diagnose")
+    assert answer.startswith("Most likely: Noonan syndrome 1")
+    text = notices.replace("\\", "")
+    assert "Pulmonic stenosis (HP:0001642, beside the face)" in text
+    assert "Findings read, absent: intellectual disability → Intellectual disability (HP:0001249" in text
+    assert "The variant c.922A>G counted" in text
+    from_packet, *_ = client.predict(phenopacket=store_phenopacket.read_text(), api_name="/diagnose")
+    assert from_packet.startswith("Most likely: ")
+    with pytest.raises(AppError, match="not JSON"):
+        client.predict(phenopacket="{not json", api_name="/diagnose")
