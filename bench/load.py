@@ -62,11 +62,12 @@ _SELECTIVE = dict(_CASE, gene="FGFR2", variant="", phenotypes=["Proptosis", "Hyp
                   selective=True, option_a="Crouzon syndrome", option_b="CHARGE syndrome",
                   option_c="Noonan syndrome", option_d="Kabuki syndrome")
 SETTINGS = ("cypher", "grounded", 0.0)  # mode, backend, temperature
+NO_TEXT = ("", "")  # /diagnose's description and phenopacket (the raw HTTP API takes every input)
 # (api name, arguments): the mix each user cycles through.
 WORKLOAD = [
-    ("/diagnose", (*_CASE.values(), *SETTINGS)),
+    ("/diagnose", (*_CASE.values(), *SETTINGS, *NO_TEXT)),
     ("/ask", ("What facial phenotypes are associated with Crouzon syndrome?", *SETTINGS)),
-    ("/diagnose", (*_SELECTIVE.values(), *SETTINGS)),
+    ("/diagnose", (*_SELECTIVE.values(), *SETTINGS, *NO_TEXT)),
     ("/ask", ("What diseases are associated with gene CHD7?", *SETTINGS)),
 ]
 

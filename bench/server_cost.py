@@ -23,7 +23,7 @@ import time
 
 import psutil
 
-from bench.load import WORKLOAD
+from bench.load import NO_TEXT, SETTINGS, WORKLOAD
 from bench.load_app import (
     REPO_ROOT,
     START_TIMEOUT_S,
@@ -49,7 +49,8 @@ TIMINGS_OUTPUT = {"/diagnose": 6, "/ask": 5}
 
 def requests_for(mode: str) -> list[tuple[str, tuple]]:
     diagnose = next(arguments for api, arguments in WORKLOAD if api == "/diagnose")
-    return [("/diagnose", (*diagnose[:-3], mode, "grounded", 0.0)), ("/ask", (QUESTION, mode, "grounded", 0.0))]
+    fields = diagnose[:-len(SETTINGS) - len(NO_TEXT)]
+    return [("/diagnose", (*fields, mode, "grounded", 0.0, *NO_TEXT)), ("/ask", (QUESTION, mode, "grounded", 0.0))]
 
 
 def measure(client: HttpClient, process: psutil.Process, api: str, arguments: tuple, samples: int,
