@@ -126,6 +126,12 @@ class Mondo:
     def label(self, mondo_id: str) -> str:
         return self.labels.get(mondo_id, mondo_id)
 
+    def names_of(self, mondo_id: str) -> list[str]:
+        """Every name of the disease: MONDO's label, then the OMIM and Orphanet labels it maps."""
+        found = [self.labels[mondo_id]] if mondo_id in self.labels else []
+        found += [self.xref_labels[x] for x in self.ids_of.get(mondo_id, ()) if x in self.xref_labels]
+        return list(dict.fromkeys(found))
+
 
 def tables_fingerprint(folder: Path) -> str:
     """Which tables a graph was built with (sizes and times): a change rebuilds it."""

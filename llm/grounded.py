@@ -32,6 +32,8 @@ class GroundedWriter(Generator):
             text = grounding.lead  # a summary: written whole, its triples are the evidence
         elif hasattr(grounding, "triples"):
             text = write_facts(grounding.triples, getattr(grounding, "lead", None), getattr(grounding, "focus", ()))
+            if getattr(grounding, "also", None):
+                text += "\n" + grounding.also
         else:
             text = NO_EVIDENCE_REPLY
         yield from _sentences(text)

@@ -67,8 +67,10 @@ def find_mentions(question: str, linker: EntityLinker, alternatives: bool = Fals
     """Names of graph nodes in the question, longest first and without overlaps.
 
     A node's own name beats another label's synonym ("Crouzon syndrome" is a disease before
-    it is a synonym of a phenotype); with `alternatives`, the other readings follow at the
-    end, for intent detection to fall back on. A gene symbol in lower case counts unless it is an
+    it is a synonym of a phenotype), and a disease's every name (MONDO's label, an OMIM or Orphanet
+    label MONDO maps: "Frontorhiny") is read as that disease before its words are read as phenotypes
+    ("Blepharophimosis, ptosis, and epicanthus inversus"); with `alternatives`, the other readings
+    follow at the end, for intent detection to fall back on. A gene symbol in lower case counts unless it is an
     ordinary word ("set" in "low set ears", "was"); words that match no name are then looked up as
     misspelt phenotype or disease names."""
     words = [(m.group(), m.start(), m.end()) for m in _WORD.finditer(question)]
@@ -90,6 +92,9 @@ def find_mentions(question: str, linker: EntityLinker, alternatives: bool = Fals
                      if key and key in vocabulary
                      and (label != "Genotype" or _written_as_gene(words, i, text, ordinary))]
             found = [link for link in found if link.node_id is not None]
+            if not found and (size > 1 or key not in ordinary):  # a name MONDO, OMIM or Orphanet gives it
+                named = linker.mondo_link(text) if linker.mondo else None
+                found = [named] if named is not None and named.node_id is not None else []
             if found:
                 found.sort(key=lambda link: (link.method != "exact", list(LABEL_TO_TYPE).index(link.label)))
                 links.append(found[0])

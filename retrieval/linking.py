@@ -24,7 +24,7 @@ import sklearn
 from rapidfuzz import fuzz, process
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from fpkg.names import fold_name, keeps_identity, normalise
+from fpkg.names import fold_name, keeps_identity, normalise, without_abbreviation
 from fpkg.pickles import read_pickle, write_pickle
 from fpkg.variant_keys import variant_keys
 from graphstore import schema
@@ -150,6 +150,7 @@ class EntityLinker:
                             variant_keys(row["name"])) for row in variations or [] if row["name"]]
         self.mondo = mondo or Mondo()
         self.disease_of_mondo = disease_of_mondo or {}  # MONDO id -> the disease node that has it
+        self.mondo_of_disease = {node: mondo_id for mondo_id, node in self.disease_of_mondo.items()}
         self.name_of_node = {a.node_id: a.name for a in by_label.get(schema.DISEASE, ())}
         self.known_words = _known_words(aliases, self.mondo)
 
@@ -255,6 +256,18 @@ class EntityLinker:
                     scored[alias.node_id] = (score, alias, method)
         ranked = sorted(scored.values(), key=lambda s: (-s[0], s[1].name))[:k]
         return [Link(mention, entity_type, a.node_id, label, a.name, round(s, 4), m) for s, a, m in ranked]
+
+    def other_names(self, node: int) -> list[str]:
+        """The names MONDO gives a graph disease besides the graph's own (its label, the OMIM and Orphanet
+        labels it maps), one per folded spelling: "Frontorhiny" for FRONTONASAL DYSPLASIA 1(FND1)."""
+        mondo_id = self.mondo_of_disease.get(node)
+        seen, found = {fold_name(without_abbreviation(self.name_of_node.get(node, "")))}, []
+        for name in self.mondo.names_of(mondo_id) if mondo_id else ():
+            key = fold_name(without_abbreviation(name))
+            if key not in seen:
+                seen.add(key)
+                found.append(name)
+        return found
 
     def mondo_link(self, mention: str) -> Link | None:
         """The disease MONDO names so (its label, or an OMIM or Orphanet label it maps): the graph's node

@@ -98,11 +98,45 @@ def _pair(by_label: dict[str, list[Link]]) -> tuple[str, Link, Link] | None:
 def _yes_no(store: GraphStore, check: str, first: Link, second: Link) -> Answered:
     triples, runs = run_link_check(store, check, first.node_id, second.node_id)
     if not triples:
+        nearby, near_triples, near_runs = _nearby(store, check, first, second)
         return Answered("yes_no", f"Not recorded: the graph holds no link between {first.name} and {second.name} "
-                                  "(the absence of a record is not evidence that there is none).", [], runs, check)
+                                  "(the absence of a record is not evidence that there is none)." + nearby,
+                        near_triples, runs + near_runs, check)
     shown = "; ".join(f"{t.head} — {t.relation} → {t.tail}" + (f" ({t.source})" if t.source else "")
                       for t in triples[:3])
     return Answered("yes_no", f"Yes: the graph links {first.name} and {second.name} ({shown}).", triples, runs, check)
+
+
+# a disease's siblings in a group: the group's other members (MONDO's member_of edges)
+_SIBLINGS = ("MATCH (d:Disease)-[:member_of]->(g:Disease)<-[:member_of]-(o:Disease) WHERE d.nid = $disease "
+             "AND o.nid IN $others RETURN DISTINCT o.nid AS id, g.dname AS group_name")
+NEARBY_SHOWN = 5
+
+
+def _nearby(store: GraphStore, check: str, first: Link, second: Link) -> tuple[str, list[Triple], list[CypherRun]]:
+    """What the graph holds near a link it does not record, for a "Not recorded" answer to point the way: the
+    gene's diseases (one in the asked disease's group said so), the disease's genes, the gene's phenotypes."""
+    if check not in ("gene_causes_disease", "gene_affects_phenotype"):
+        return "", [], []
+    gene_diseases, runs = run_template(store, "diseases_of_gene", [first.node_id])
+    diseases = {t.tail_id: t.tail for t in gene_diseases if t.tail_label == "Disease" and t.tail_id is not None}
+    said, triples = [], [t for t in gene_diseases if t.tail_id in diseases]
+    if check == "gene_causes_disease":
+        rows = store.query(_SIBLINGS, {"disease": second.node_id, "others": sorted(diseases)}, timeout_ms=3000)
+        runs.append(CypherRun(_SIBLINGS, {"disease": second.node_id}, origin="template:siblings", rows=len(rows)))
+        for row in rows[:NEARBY_SHOWN]:
+            said.append(f"{first.name} causes {diseases[row['id']]}, another member of the {row['group_name']} group.")
+        genes, ran = run_template(store, "genes_of_disease", [second.node_id])
+        runs += ran
+        names = list(dict.fromkeys(t.head for t in genes if t.head_label == "Genotype"))
+        if names:
+            said.append(f"{second.name} is linked to {_listing(names[:NEARBY_SHOWN])}.")
+            triples += [t for t in genes if t.head_label == "Genotype"]
+    if diseases and not any(" causes " in line for line in said):
+        shown = list(diseases.values())
+        said.insert(0, f"{first.name} is linked to {_listing(shown[:NEARBY_SHOWN])}"
+                       + (f" and {len(shown) - NEARBY_SHOWN} more" if len(shown) > NEARBY_SHOWN else "") + ".")
+    return ("\nWhat the graph holds nearby: " + " ".join(said)) if said else "", triples, runs
 
 
 def _other_side(triple: Triple, label: str, entity: int) -> int | None:
@@ -134,28 +168,32 @@ def _by_entity(store: GraphStore, intent: str, wanted: str, group: list[Link]):
 
 def _intersection(store: GraphStore, label: str, wanted: str, group: list[Link]) -> Answered:
     intent = INTENTS[(wanted, label)]
-    if intent == "diseases_with_phenotypes":  # one query for all: a common phenotype has more diseases than a
-        reached, names, runs = _diseases_with_all(store, group)  # template returns
+    if intent in WITH_ALL:  # one query for all: a common phenotype has more diseases or genes than a
+        reached, names, runs = _with_all(store, WITH_ALL[intent], group)  # template returns
     else:
         reached, names, runs = _by_entity(store, intent, wanted, group)
-    shared = set(reached[0]).intersection(*reached[1:])
+    shared = {node for node in set(reached[0]).intersection(*reached[1:]) if names.get(node, "").strip()}
     named = ("both " if len(group) == 2 else "all of ") + _and([link.name for link in group])
     if not shared:
         return Answered("intersection", f"Not recorded: the graph links no {SINGULARS[wanted]} to {named}.",
                         [], runs, intent)
     ordered = [node for node in names if node in shared]  # as the graph ranked them (most specific first)
     listed = _listing([names[n] for n in ordered])
-    order = " (most specific first)" if intent == "diseases_with_phenotypes" else ""
+    order = " (most specific first)" if intent in WITH_ALL else ""
     lead = (f"{len(shared)} {PLURALS[wanted] if len(shared) > 1 else SINGULARS[wanted]} linked to {named}{order}: "
             f"{listed}.")
     triples = [t for node in ordered for found in reached for t in found[node]]
     return Answered("intersection", lead, triples, runs, intent)
 
 
-def _diseases_with_all(store: GraphStore, phenotypes: list[Link]):
-    """`_by_entity` for diseases with every one of the phenotypes, asked of the graph at once."""
+# an intersection's intent -> the template that finds what has every one of the named phenotypes at once
+WITH_ALL = {"diseases_with_phenotypes": "diseases_with_phenotypes", "genes_with_phenotype": "genes_with_phenotypes"}
+
+
+def _with_all(store: GraphStore, template: str, phenotypes: list[Link]):
+    """`_by_entity` for the diseases or genes with every one of the phenotypes, asked of the graph at once."""
     ids = [link.node_id for link in phenotypes]
-    triples, runs = run_template(store, "diseases_with_phenotypes", ids, min_matched=len(ids))
+    triples, runs = run_template(store, template, ids, min_matched=len(ids))
     reached: list[dict[int, list[Triple]]] = [{} for _ in phenotypes]
     names: dict[int, str] = {}
     for triple in triples:
@@ -204,6 +242,7 @@ def _and(names: list[str]) -> str:
 
 
 def _listing(names: list[str]) -> str:
+    names = [name for name in names if name and name.strip()]  # a node without a name is no item of a list
     if not names:
         return "none"
     more = len(names) - LISTED

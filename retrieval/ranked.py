@@ -17,17 +17,26 @@ ORDERS = {"diseases_with_phenotypes": "those matching most, then the most specif
           "phenotypes_of_gene": "the most specific first", "genes_with_phenotype": "the most specific first"}
 
 
+# what each list holds: a companion query's triples (a variant published as causing the disease) name it on
+# one side, and only the listed kind is counted ("2 diseases for ALX3", not one per published variant)
+LISTED_LABELS = {"phenotypes_of_disease": "FacePhenotype", "phenotypes_of_gene": "FacePhenotype",
+                 "diseases_of_gene": "Disease", "diseases_with_phenotypes": "Disease", "genes_of_disease": "Genotype",
+                 "genes_with_phenotype": "Genotype", "variants_of_gene": "Variation", "cases_of_gene": "Sample",
+                 "articles_of_disease": "Article", "articles_of_gene": "Article"}
+
+
 def listed(intent: Intent, triples: list[Triple]) -> list[str]:
-    """The listed things' names, each once, in the triples' order (the other side of each triple)."""
+    """The listed things' names, each once, in the triples' order: the side of each triple of the listed
+    kind that is not what was asked about."""
     asked = {link.node_id for link in intent.links}
+    label = LISTED_LABELS.get(intent.name)
     names = []
     for triple in triples:
-        if triple.relation == "has_synonym" or triple.head_id in asked:
+        if triple.relation == "has_synonym":
             names.append(triple.tail)
-        elif triple.tail_id in asked:
-            names.append(triple.head)
-        else:
-            names.append(triple.head)
+            continue
+        sides = ((triple.tail_id, triple.tail, triple.tail_label), (triple.head_id, triple.head, triple.head_label))
+        names += [name for node, name, kind in sides if node not in asked and kind == label][:1]
     return list(dict.fromkeys(names))
 
 

@@ -62,6 +62,7 @@ class RetrievalResult:
     lead: str | None = None  # a sentence that answers the question's kind (yes/no, count, ...)
     complete: bool = False  # the lead is the whole answer (a summary); the triples are its evidence
     focus: tuple[int, ...] = ()  # the nodes asked about: their facts first, the others as related
+    also: str | None = None  # the other names of the diseases listed, said after the facts
     # what became of the LLM's own query (text-to-Cypher): as_written, repaired (by the checker or a
     # repair round), empty (ran, found nothing), rejected (none could run), failed (no query written)
     llm_query: str | None = None

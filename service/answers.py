@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from diagnosis.ranker import Diagnosis, RankedDisease
-from fpkg.names import fold_name
+from fpkg.names import fold_name, without_abbreviation
 from llm.parse import parse_disease_answer, parse_option_answer
 from retrieval.intent import find_mentions
 from retrieval.linking import EntityLinker
@@ -39,6 +39,35 @@ def readings(links: list[Link]) -> list[str]:
         if method and link.node_id is not None and link.name and fold_name(link.mention) != fold_name(link.name):
             shown.append(f"Read “{link.mention}” as {link.name} ({method}).")
     return list(dict.fromkeys(shown))
+
+
+def named_otherwise(links: list[Link]) -> list[str]:
+    """'“Frontorhiny” is Frontonasal dysplasia 1 in the graph (OMIM:136760).' for each disease the question
+    names by another of its names (a synonym, MONDO's label, an OMIM or Orphanet label), so that the
+    answer under the graph's name is read as the answer to the name asked about."""
+    said = []
+    for link in links:
+        if link.type == "DISEASE" and link.node_id is not None and link.name and link.method in ("synonym", "mondo") \
+                and fold_name(without_abbreviation(link.mention)) != fold_name(without_abbreviation(link.name)):
+            ids = f" ({', '.join(link.ids)})" if link.ids else ""
+            said.append(f"“{link.mention}” is {link.name} in the graph{ids}.")
+    return list(dict.fromkeys(said))
+
+
+LISTING_DISEASES = ("diseases_of_gene", "diseases_with_phenotypes")
+OTHER_NAMES_SHOWN = 20  # diseases whose other names an answer lists
+
+
+def other_names_line(retrieved, linker: EntityLinker) -> str | None:
+    """'Also named: FRONTONASAL DYSPLASIA 1(FND1): frontorhiny; …' for the diseases an answer lists, when
+    MONDO, OMIM or Orphanet name them otherwise than the graph: a reader who knows one name finds it."""
+    if retrieved.intent not in LISTING_DISEASES or retrieved.complete:
+        return None
+    listed = list(dict.fromkeys((t.tail_id, t.tail) if t.tail_label == "Disease" else (t.head_id, t.head)
+                                for t in retrieved.triples if "Disease" in (t.tail_label, t.head_label)))
+    said = [f"{name}: {'; '.join(others)}" for node, name in listed[:OTHER_NAMES_SHOWN]
+            if node is not None and (others := linker.other_names(node))]
+    return ("Also named: " + " — ".join(said) + ".") if said else None
 
 
 LINK_METHOD_WORDS = {"exact": "exact", "synonym": "synonym", "typo": "typo", "fuzzy": "typo",

@@ -42,7 +42,15 @@ from retrieval.hold_out import HoldOut
 from retrieval.linking import EntityLinker
 from retrieval.result import CypherRun, Link, RetrievalResult, Triple
 from retrieval.retriever import MODES, Retriever, retriever_class
-from service.answers import diagnosis_evidence, facts_evidence, readings, reply_to_prediction, unsupported_names
+from service.answers import (
+    diagnosis_evidence,
+    facts_evidence,
+    named_otherwise,
+    other_names_line,
+    readings,
+    reply_to_prediction,
+    unsupported_names,
+)
 from service.case_parser import parse_case
 from service.reading import findings_read, variant_read
 from service.validation import (
@@ -299,12 +307,16 @@ class Pipeline:
                 retrieved.lead = "\n".join([" ".join(dict.fromkeys(groups)), retrieved.lead])
             else:
                 retrieved.lead = " ".join([*([retrieved.lead] if retrieved.lead else []), *dict.fromkeys(groups)])
+        retrieved.also = other_names_line(retrieved, self.linker)
+        named = named_otherwise(retrieved.links)
+        if named:  # the name asked about first: the answer below is under the graph's name
+            retrieved.lead = "\n".join([" ".join(named), *([retrieved.lead] if retrieved.lead else [])])
         if "total" in retrieved.timings_ms:
             retrieved.timings_ms[f"{mode}_retrieval"] = retrieved.timings_ms.pop("total")
         _take(result, retrieved)
         self._check_exhibits(result)
         evidence = [*([retrieved.lead] if retrieved.lead else []), *(c.text for c in result.conflicts),
-                    *facts_evidence(retrieved.triples)]
+                    *facts_evidence(retrieved.triples), *([retrieved.also] if retrieved.also else [])]
         yield from self._answer(result, generator, ask_messages(question, evidence, self.evidence_chars),
                                 retrieved, temperature, seed, None)
 

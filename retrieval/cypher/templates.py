@@ -73,6 +73,17 @@ TEMPLATES = {t.intent: t for t in [
              "MATCH (g)-[:Affect]->(q:FacePhenotype) WITH g, r, p, count(q) AS annotated "
              "ORDER BY annotated, g.geneName "
              + _triple_return("g", "r", "p"), "genes with a facial phenotype, most specific first"),
+    # the genes linked to every one of several phenotypes, found in the graph at once (a common phenotype has
+    # more genes than a template returns: intersecting two cut lists misses genes, FOXL2 for ptosis and
+    # blepharophimosis), most specific first
+    Template("genes_with_phenotypes", "FacePhenotype",
+             "MATCH (g:Genotype)-[:Affect]->(p:FacePhenotype) WHERE p.nid IN $ids "
+             "WITH g, count(DISTINCT p) AS matched WHERE matched >= $min_matched "
+             "MATCH (g)-[:Affect]->(q:FacePhenotype) WITH g, count(q) AS annotated "
+             f"ORDER BY annotated, g.geneName LIMIT {TEMPLATE_LIMIT} "
+             "MATCH (g)-[r:Affect]->(p:FacePhenotype) WHERE p.nid IN $ids WITH g, r, p, annotated "
+             "ORDER BY annotated, g.geneName " + _triple_return("g", "r", "p"),
+             "genes with all of the given facial phenotypes, most specific first"),
     Template("synonyms_of_phenotype", "FacePhenotype",
              "MATCH (p:FacePhenotype) WHERE p.nid IN $ids "
              "RETURN p.nid AS head_id, p.phenotypeName AS head, p.synonyms AS synonyms, p.source AS source",

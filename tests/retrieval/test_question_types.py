@@ -35,8 +35,21 @@ def test_a_recorded_link_is_a_yes_with_its_triples(pipeline, question):
 ])
 def test_an_absent_link_is_not_recorded_never_no(pipeline, question):
     result = ask(pipeline, question)
-    assert result.answer.startswith("Not recorded:") and not result.triples
+    assert result.answer.startswith("Not recorded:")
     assert "No" not in result.answer.split()[:2]
+    # no fact links the two; what is shown is what the graph holds nearby, when anything
+    asked = {link.node_id for link in result.links if link.node_id is not None}
+    assert not any({t.head_id, t.tail_id} == asked for t in result.triples)
+
+
+def test_a_not_recorded_link_points_the_way(pipeline):
+    result = ask(pipeline, "Is KDM6A associated with Kabuki syndrome 1?")
+    first, nearby = result.answer.split("\n")[:2]
+    assert first.startswith("Not recorded: the graph holds no link between KDM6A and Kabuki syndrome 1")
+    assert "KDM6A causes Kabuki syndrome 2 (KS2), another member of the Kabuki syndrome group" in nearby
+    assert "Kabuki syndrome 1 (KS1) is linked to KMT2D" in nearby
+    other = ask(pipeline, "Does FGFR2 cause CHARGE syndrome?").answer
+    assert "FGFR2 is linked to Apert Syndrome" in other and "CHARGE syndrome is linked to CHD7" in other
 
 
 def test_a_more_specific_annotation_answers_for_its_parent(pipeline):
