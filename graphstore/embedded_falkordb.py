@@ -256,8 +256,9 @@ class EmbeddedFalkorDB:
                 port = free_port()
             elif outcome == "bad snapshot":
                 self._discard_snapshot()
-        raise StoreUnavailable(f"the FalkorDB server in {self.data_dir} did not start; "
-                               f"server log:\n{self.log_tail()}")
+            # "stalled": a load that stops part-way (seen once in CI) goes through on a new start
+        raise StoreUnavailable(f"the FalkorDB server in {self.data_dir} did not start (each try's limit "
+                               f"{self.startup_timeout_s:.0f} s); server log:\n{self.log_tail()}")
 
     def _write_conf(self, port: int, module: Path, import_dir: Path) -> None:
         for path in (self.data_dir, module):
@@ -290,11 +291,12 @@ class EmbeddedFalkorDB:
                 return self._why_exited()
             if self._ping(port, self._password):
                 return "ready"
-            time.sleep(0.005)
+            time.sleep(0.02)
         self._proc.kill()
         self._proc.wait()
-        raise StoreUnavailable(f"the FalkorDB server did not answer within {self.startup_timeout_s:.0f} s;"
-                               f" server log:\n{self.log_tail()}")
+        with open(log_path, "a") as log:
+            log.write(f"(fpkg-rag) the server did not answer within {self.startup_timeout_s:.0f} s: stopped\n")
+        return "stalled"
 
     def _why_exited(self) -> str:
         log = (self.data_dir / LOG_NAME).read_text(errors="replace")

@@ -32,6 +32,7 @@ SINGULARS = {"Disease": "disease", "FacePhenotype": "facial phenotype", "Genotyp
 LINK_CHECKS = {("Disease", "FacePhenotype"): "disease_has_phenotype", ("Genotype", "Disease"): "gene_causes_disease",
                ("Genotype", "FacePhenotype"): "gene_affects_phenotype"}
 LISTED = 30  # names shown per list in a lead; the triples hold them all
+COMPARISON = "compare_diseases"  # a comparison's intent
 
 
 @dataclass
@@ -213,7 +214,8 @@ def _compare(store: GraphStore, diseases: list[Link]) -> Answered:
              f"Only in {a}: {_listing(sorted(names[n] for n in first - second))}.",
              f"Only in {b}: {_listing(sorted(names[n] for n in second - first))}."]
     triples = [t for found in reached for ts in found.values() for t in ts]
-    return Answered("comparison", "\n".join(lines), triples, runs, intent)
+    # (the service writes a comparison from HPO's whole annotation, with frequencies, where it has one)
+    return Answered("comparison", "\n".join(lines), triples, runs, COMPARISON)
 
 
 def _count(store: GraphStore, label: str, intent: tuple[str, str], group: list[Link]) -> Answered:

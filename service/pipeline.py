@@ -30,6 +30,7 @@ from graphstore.startup_reads import StartupReads
 from graphstore.store import GraphStore, open_store
 from identity.mondo import Mondo
 from kg_dump.build import BuildReport, ensure_built, manifest_path, mondo_folder
+from kg_dump.cardinal import DiseaseAnnotations
 from kg_dump.hpo_profiles import HpoProfiles, load_hpo_profiles
 from kg_dump.sources import ensure_sources, releases_line
 from llm.base import GenerationRequest, Generator
@@ -52,6 +53,7 @@ from service.answers import (
     unsupported_names,
 )
 from service.case_parser import parse_case
+from service.disease_features import answer_features
 from service.reading import findings_read, variant_read
 from service.validation import (
     validate_backend,
@@ -120,6 +122,8 @@ class Pipeline:
         self.build_report = build_report
         self.ranker = DiagnosisRanker(store, linker, ontology, profiles, findings, startup_reads=startup_reads)
         self.ontology, self.profiles, self.findings = ontology, profiles, findings
+        # HPO's whole annotation of each disease, for Ask's feature lists and comparisons (shared, not copied)
+        self.annotations = DiseaseAnnotations(findings.hpo, profiles.hpo_terms, profiles.hpo_excluded)
         # the grounded writer always, and the configured LLM backend: on a public Space anyone could
         # otherwise load a 7B model onto a CPU
         self.backends = tuple(dict.fromkeys(["grounded", settings.llm_backend]))
@@ -307,6 +311,7 @@ class Pipeline:
                 retrieved.lead = "\n".join([" ".join(dict.fromkeys(groups)), retrieved.lead])
             else:
                 retrieved.lead = " ".join([*([retrieved.lead] if retrieved.lead else []), *dict.fromkeys(groups)])
+        answer_features(retrieved, question, self.store, self.annotations)
         retrieved.also = other_names_line(retrieved, self.linker)
         named = named_otherwise(retrieved.links)
         if named:  # the name asked about first: the answer below is under the graph's name
