@@ -20,6 +20,9 @@ are the items joined by " ; "; yes/no references are "Yes" or "Not recorded"; co
 `--set fuzzy` asks instead about a facial feature described, not named: the first sentence of its
 HPO definition when it says none of the feature's names (described_genes, described_diseases:
 the items; described_name: the feature's name). Vector retrieval is meant to do better there.
+`--set orphanet` asks about diseases by the name only Orphanet gives them (an OMIM entry's Orphanet twin,
+one node in the graph): genes_of_orphanet_name (its genes), diseases_of_gene_orphanet_named (a gene's
+diseases, some named so in the reference).
 
 Each task has several phrasings, none in the paper's style, each keeping a cue word (feature,
 gene, syndrome, other name, how many). About a quarter of the questions are all lower case (gene
@@ -50,6 +53,9 @@ from bench.devsets import SPLITS, split_of
 from bench.results import results_dir, variant_name
 from fpkg.errors import BenchError
 from fpkg.names import fold_name, normalise
+from identity.mondo import Mondo
+from identity.series import correct_series_links
+from kg_dump.build import mondo_folder
 from kg_dump.hpo_layer import hpo_release, load_hpo_layer
 
 COLUMNS = ("task", "question", "reference", "split")
@@ -145,6 +151,13 @@ PHRASINGS: dict[str, tuple[str, ...]] = {
         "diseases with {phenotype} as well as {phenotype2}?",
         "what disorders list both {phenotype} and {phenotype2} as phenotypes",
         "Name the syndromes featuring {phenotype} together with {phenotype2}."),
+    "genes_of_disease": (
+        "which genes cause {disease}?",
+        "{disease} - genes?",
+        "What gene is mutated in {disease}?",
+        "genes associated with {disease}",
+        "Which genes are linked to {disease}? list them",
+        "the genetic cause of {disease}: which genes?"),
     "count": (
         "How many genes are associated with {disease}?",
         "how many genes cause {disease}",
@@ -217,7 +230,7 @@ Draft = tuple[str, Asked, str]  # the main entity's id, the question, its refere
 class Facts:
     """The HPO layer's links indexed both ways, and which diseases can be asked about by name."""
 
-    def __init__(self, layer):
+    def __init__(self, layer, mondo: Mondo | None = None):
         self.disease_names = layer.diseases
         self.phenotype_names = {p["hpo_id"]: p["name"] for p in layer.phenotypes}
         # a synonym that is the name itself or its plural ("Narrow palpebral fissures") is no other name
@@ -232,6 +245,9 @@ class Facts:
                                                  if frequency == 0)
         self.phenotypes_of_gene, self.genes_of_phenotype = _both_ways(layer.gene_phenotypes)
         self.diseases_of_gene, self.genes_of_disease = _both_ways(layer.gene_diseases)
+        corrected = correct_series_links(set(layer.gene_diseases), mondo)[0] if mondo else layer.gene_diseases
+        corrected_diseases, corrected_genes = _both_ways(corrected)
+        self.corrected_genes, self.corrected_diseases = defaultdict(set, corrected_genes), corrected_diseases
         self.ancestors = _ancestors_in(self.parents)
         folded = Counter(fold_name(name) for name in layer.diseases.values())
         # a name two diseases share would make the reference a guess; OMIM's old ALL-CAPS names read badly
@@ -243,6 +259,12 @@ class Facts:
                                         if len(ds) >= COMMON_PHENOTYPE_DISEASES)
         self.descriptions = {p["hpo_id"]: described for p in layer.phenotypes
                              if (described := description(p["definition"], [p["name"], *p["synonyms"]]))}
+        self.orphanet_twins = _orphanet_twins(layer, mondo, folded) if mondo else {}
+
+    def genes_of_twins(self, omim: str) -> set[str]:
+        """The genes of an OMIM entry and its Orphanet twin (one node in the graph), as the build corrects
+        them (series artefacts moved: `identity.series`)."""
+        return self.corrected_genes[omim] | self.corrected_genes[self.orphanet_twins[omim]]
 
     def implied(self, hpo_ids: Iterable[str]) -> set[str]:
         """Terms a set of annotations implies (the true-path rule): no "Not recorded" may be one."""
@@ -250,6 +272,19 @@ class Facts:
 
     def gene_key(self, symbol: str) -> str:
         return f"NCBIGene:{self.gene_ids[symbol]}"
+
+
+def _orphanet_twins(layer, mondo: Mondo, folded: Counter) -> dict[str, str]:
+    """OMIM entry -> its Orphanet twin (the same MONDO disease), where Orphanet's name is its own: folded, it
+    is neither OMIM's name nor any other disease's."""
+    orphanet_of = {mondo.of(d): d for d in layer.diseases if d.startswith("ORPHA:") and mondo.of(d)}
+    twins = {}
+    for omim, name in layer.diseases.items():
+        orpha = orphanet_of.get(mondo.of(omim)) if omim.startswith("OMIM:") else None
+        if orpha and fold_name(layer.diseases[orpha]) != fold_name(name) \
+                and folded[fold_name(layer.diseases[orpha])] == 1 and not layer.diseases[orpha].isupper():
+            twins[omim] = orpha
+    return twins
 
 
 def _ancestors_in(parents: dict[str, list[str]]) -> Callable[[str], frozenset[str]]:
@@ -472,6 +507,25 @@ def gene_count(facts: Facts, rng: random.Random, several: bool) -> Iterator[Draf
             yield disease, ask(rng, "count", disease=name), count
 
 
+def genes_of_orphanet_name(facts: Facts, rng: random.Random) -> Iterator[Draft]:
+    """A disease asked about by the name only Orphanet gives it; its genes as the graph holds them."""
+    for omim in shuffled(facts.orphanet_twins, rng):
+        genes = facts.genes_of_twins(omim)
+        if genes and len(genes) <= MAX_ITEMS:
+            name = facts.disease_names[facts.orphanet_twins[omim]]
+            yield omim, ask(rng, "genes_of_disease", disease=name), listed(genes)
+
+
+def diseases_of_gene_orphanet_named(facts: Facts, rng: random.Random) -> Iterator[Draft]:
+    """A gene's diseases where the reference names a disease by its Orphanet-only name."""
+    orphanet_named = set(facts.orphanet_twins.values())
+    for gene in shuffled(facts.corrected_diseases, rng):
+        diseases = facts.corrected_diseases[gene]
+        if diseases & orphanet_named and len(diseases) <= MAX_ITEMS:
+            yield (facts.gene_key(gene), ask(rng, "diseases_of_gene", gene=gene),
+                   listed(facts.disease_names[d] for d in diseases))
+
+
 def genes_and_phenotypes(facts: Facts, rng: random.Random) -> Iterator[Draft]:
     for disease in shuffled(facts.askable_with_genes, rng):
         genes, phenotypes = facts.genes_of_disease[disease], facts.phenotypes_of_disease[disease]
@@ -502,7 +556,12 @@ FUZZY_TASKS: dict[str, tuple[Stream, ...]] = {
     "described_diseases": (described_diseases,),
     "described_name": (described_name,),
 }
-SETS = {"standard": TASKS, "fuzzy": FUZZY_TASKS}
+# Orphanet's names: a disease merged with its OMIM entry, asked about and answered by the name only Orphanet gives
+ORPHANET_TASKS: dict[str, tuple[Stream, ...]] = {
+    "genes_of_orphanet_name": (genes_of_orphanet_name,),
+    "diseases_of_gene_orphanet_named": (diseases_of_gene_orphanet_named,),
+}
+SETS = {"standard": TASKS, "fuzzy": FUZZY_TASKS, "orphanet": ORPHANET_TASKS}
 
 
 # ---- the set ---------------------------------------------------------------------------
@@ -521,7 +580,7 @@ def first_per_split(drafts: Iterable[Draft], n: int) -> dict[str, list[Draft]]:
 
 
 def task_rows(task: str, facts: Facts, per_task: int, seed: int) -> list[Row]:
-    streams = {**TASKS, **FUZZY_TASKS}[task]
+    streams = {**TASKS, **FUZZY_TASKS, **ORPHANET_TASKS}[task]
     share = math.ceil(per_task / len(streams))
     # a Random per stream: one task's draws do not move another's
     taken = [first_per_split(stream(facts, random.Random(f"{seed}/{task}/{i}")), share)
@@ -534,11 +593,15 @@ def task_rows(task: str, facts: Facts, per_task: int, seed: int) -> list[Row]:
     return rows
 
 
-def generate(layer, *, per_task: int = 40, seed: int = 0, split: str = "dev", tasks: str = "standard") -> list[Row]:
-    """`per_task` questions per task of the set `tasks` in `split` (in each split for "all"), task by task."""
+def generate(layer, *, per_task: int = 40, seed: int = 0, split: str = "dev", tasks: str = "standard",
+             mondo: Mondo | None = None) -> list[Row]:
+    """`per_task` questions per task of the set `tasks` in `split` (in each split for "all"), task by task.
+    The orphanet set needs MONDO (which entries are one disease)."""
     if per_task < 1:
         raise BenchError(f"--per-task must be at least 1, not {per_task}")
-    facts = Facts(layer)
+    if tasks == "orphanet" and not mondo:
+        raise BenchError("the orphanet set needs the MONDO tables (python -m kg_dump fetch mondo)")
+    facts = Facts(layer, mondo)
     rows = [row for task in SETS[tasks] for row in task_rows(task, facts, per_task, seed)]
     return [row for row in rows if split in ("all", row.split)]
 
@@ -572,14 +635,15 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--split", choices=(*SPLITS, "all"), default="dev")
     parser.add_argument("--set", choices=tuple(SETS), default="standard", dest="question_set",
-                        help="standard (the tasks above) or fuzzy (features described, not named)")
+                        help="standard (the tasks above), fuzzy (features described, not named) or orphanet "
+                             "(diseases by the names only Orphanet gives them)")
     parser.set_defaults(handler=handle)
 
 
 def handle(args: argparse.Namespace, context) -> tuple[str, dict[str, Any], str]:
     settings = context.settings
     rows = generate(load_hpo_layer(settings.hpo_dir, settings.cache_dir), per_task=args.per_task, seed=args.seed,
-                    split=args.split, tasks=args.question_set)
+                    split=args.split, tasks=args.question_set, mondo=Mondo.load(mondo_folder(settings)))
     out = args.out or results_dir(args.results_dir) / "question_devset.csv"
     write_csv(rows, out)
     result = {"out": str(out), "split": args.split, "seed": args.seed, "per_task_asked": args.per_task,

@@ -35,6 +35,7 @@ class Mondo:
     parents: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))  # rare subclass edges
     children: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     series_gene: dict[str, str] = field(default_factory=dict)  # member MONDO id -> the gene that defines it
+    series_of: dict[str, str] = field(default_factory=dict)  # member MONDO id -> its series' MONDO id
     release: str = ""
 
     @classmethod
@@ -59,6 +60,7 @@ class Mondo:
             mondo.children[row["parent"]].add(row["child"])
         for row in _rows(folder / "disease_series_by_gene.tsv"):
             mondo.series_gene[row["mondo_id"]] = row["gene_symbol"]
+            mondo.series_of[row["mondo_id"]] = row["series_id"]
             mondo.labels.setdefault(row["mondo_id"], row["mondo_label"])
         return mondo
 

@@ -16,6 +16,9 @@ class, as OMIM:268000 "Retinitis pigmentosa": its genes are the group's):
    them apart (counted as unsure).
 What is taken from E is taken from the entries MONDO maps to E's class too (an Orphanet twin): they are
 one node in the graph.
+Last, over every link: a gene that MONDO says defines one member of a series is not the gene of another
+member it does not define (Orphanet's entry for a series' first member lists the whole series' genes, and
+some series have no OMIMPS entry in MONDO): the link moves to the gene's own member.
 """
 
 from __future__ import annotations
@@ -74,7 +77,22 @@ def correct_series_links(links: set[tuple[str, str]],
             elif not on_group and len(left) > 1:
                 report.unsure.append((gene, entry))
         _same_for_twins(entry, genes_of, mondo, corrected)
+    _to_defined_members(corrected, report, mondo)
     return corrected, report
+
+
+def _to_defined_members(corrected: set[tuple[str, str]], report: SeriesCorrections, mondo: Mondo) -> None:
+    members_defined = defaultdict(list)  # (series, gene) -> the members the gene defines
+    for member, gene in mondo.series_gene.items():
+        members_defined[(mondo.series_of.get(member), gene)].append(member)
+    for gene, entry in sorted(corrected):
+        member = mondo.of(entry)
+        series = mondo.series_of.get(member or "")
+        if series is None or mondo.series_gene.get(member) == gene:
+            continue
+        own = [omim for m in sorted(members_defined.get((series, gene), ())) if (omim := mondo.omim_of(m))]
+        if own:
+            _move(corrected, report, gene, entry, own[0])
 
 
 def _same_for_twins(entry: str, genes_of: dict[str, set[str]], mondo: Mondo, corrected: set[tuple[str, str]]) -> None:

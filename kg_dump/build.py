@@ -20,7 +20,7 @@ from kg_dump.merge import merge_hpo, tag_fpkg_sources
 from kg_dump.phenopacket_store import StoreRead, read_store
 from kg_dump.sources import FPKG, MONDO, PHENOPACKET_STORE, phenopacket_store_sha256, source_folder
 
-BUILD_VERSION = 6  # bump when the graph's shape changes, to force a rebuild
+BUILD_VERSION = 7  # bump when the graph's shape changes, to force a rebuild
 
 # (label, property) pairs that lookups and templates filter on.
 LOOKUP_INDEXES = [

@@ -17,12 +17,24 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from fpkg.names import without_abbreviation
+from fpkg.names import fold_name, without_abbreviation
 from graphstore.graph import Graph, Node, Relationship
 from graphstore.schema import DISEASE, MEMBER_OF, MONDO
 from identity.mondo import Mondo
 
 ID_SEPARATOR = ";"
+
+
+def split_list(value: object) -> list[str]:
+    """The parts of a `;`-joined property (ids or names)."""
+    return [part for part in str(value or "").split(ID_SEPARATOR) if part]
+
+
+def add_other_name(properties: dict, name: str) -> None:
+    """A name another source gives the disease, kept unless it is the node's own name or already kept."""
+    if fold_name(name) != fold_name(properties.get("dname", "")) and name not in split_list(
+            properties.get("other_names")):
+        properties["other_names"] = ID_SEPARATOR.join([*split_list(properties.get("other_names")), name])
 
 
 @dataclass

@@ -16,7 +16,14 @@ from graphstore.graph import Graph, Node, Relationship
 from graphstore.schema import AFFECT, CAUSE, DISEASE, EXHIBIT, FPKG, FPKG_AND_HPO, HPO, IS_A
 from identity.mondo import Mondo
 from identity.series import SeriesCorrections, correct_series_links
-from kg_dump.disease_identity import ID_SEPARATOR, IdentityReport, identify_fpkg_diseases, link_groups
+from kg_dump.disease_identity import (
+    ID_SEPARATOR,
+    IdentityReport,
+    add_other_name,
+    identify_fpkg_diseases,
+    link_groups,
+    split_list,
+)
 from kg_dump.hpo_layer import HpoLayer
 from kg_dump.merge_patients import PatientsReport, merge_patients
 from kg_dump.phenopacket_store import StoreRead
@@ -201,7 +208,7 @@ def _merge_diseases(merger: _Merger, layer: HpoLayer, mondo: Mondo) -> dict[str,
 
 def _index(node: Node, by_id: dict, by_mondo: dict, by_name: dict) -> None:
     properties = node.properties
-    for disease_id in [properties.get("disease_id"), *_split(properties.get("other_ids"))]:
+    for disease_id in [properties.get("disease_id"), *split_list(properties.get("other_ids"))]:
         if disease_id:
             by_id.setdefault(disease_id, node)
     if properties.get("mondo_id"):
@@ -212,19 +219,15 @@ def _index(node: Node, by_id: dict, by_mondo: dict, by_name: dict) -> None:
 def _add_entry(node: Node, disease_id: str, name: str, name_key: str = "other_names") -> None:
     """Another entry's id and name on a node that already is the disease."""
     properties = node.properties
-    if disease_id != properties.get("disease_id") and disease_id not in _split(properties.get("other_ids")):
-        properties["other_ids"] = ID_SEPARATOR.join([*_split(properties.get("other_ids")), disease_id])
+    if disease_id != properties.get("disease_id") and disease_id not in split_list(properties.get("other_ids")):
+        properties["other_ids"] = ID_SEPARATOR.join([*split_list(properties.get("other_ids")), disease_id])
     if disease_id.startswith("ORPHA:"):
         properties.setdefault("orpha_id", disease_id)
-    if fold_name(name) != fold_name(properties.get("dname", "")):
-        if name_key == "hpo_name":
-            properties.setdefault("hpo_name", name)
-        elif name not in _split(properties.get("other_names")):
-            properties["other_names"] = ID_SEPARATOR.join([*_split(properties.get("other_names")), name])
-
-
-def _split(value: object) -> list[str]:
-    return [part for part in str(value or "").split(ID_SEPARATOR) if part]
+    if name_key == "hpo_name" and fold_name(name) != fold_name(properties.get("dname", "")) \
+            and "hpo_name" not in properties:
+        properties["hpo_name"] = name  # HPO's name for an FPKG disease: the first entry's
+    elif fold_name(name) != fold_name(properties.get("hpo_name", "")):
+        add_other_name(properties, name)  # the names of the entries after it (an Orphanet twin)
 
 
 def _merge_genes(merger: _Merger, layer: HpoLayer) -> dict[str, int]:

@@ -34,6 +34,7 @@ from graphstore.schema import (
     WITH_VARIANT,
 )
 from identity.mondo import Mondo
+from kg_dump.disease_identity import add_other_name
 from kg_dump.phenopacket_reader import PublishedPatient, PublishedVariant
 from kg_dump.phenopacket_store import StoreRead
 
@@ -104,7 +105,8 @@ class _GraphIndex:
         self.merger, self.mondo, self.report = merger, mondo, report
         self.diseases: dict[str, int] = {}
         self.by_mondo: dict[str, int] = {}
-        for node in merger.nodes_with(DISEASE):
+        self.disease_nodes = {node.id: node for node in merger.nodes_with(DISEASE)}
+        for node in self.disease_nodes.values():
             others = str(node.properties.get("other_ids") or "").split(LIST_SEPARATOR)
             for disease_id in filter(None, [node.properties.get("disease_id"), *others]):
                 self.diseases.setdefault(disease_id, node.id)
@@ -123,6 +125,8 @@ class _GraphIndex:
         if found is None and mondo_id:
             found = self.by_mondo.get(mondo_id)
         if found is not None:
+            if patient.disease_label:  # the store's label may be OMIM's newer title: a name people use
+                add_other_name(self.disease_nodes[found].properties, patient.disease_label)
             return found
         if not disease_id.startswith("OMIM:") and not mondo_id:
             self.report.unmapped[f"{disease_id}: neither OMIM nor known to MONDO"] += 1
@@ -132,6 +136,7 @@ class _GraphIndex:
         if disease_id.startswith("OMIM:") and disease_id[5:].isdigit():
             properties["did"] = int(disease_id[5:])
         node = self.merger.add_node(DISEASE, {k: v for k, v in properties.items() if v}, PHENOPACKET_STORE)
+        self.disease_nodes[node.id] = node
         self.report.diseases_added += 1
         self.diseases[disease_id] = node.id
         if mondo_id:

@@ -187,7 +187,27 @@ def nothing_found(question: str, links: list[Link]) -> str:
     looked_for = " ".join(content)
     if len(looked_for) > LOOKED_FOR_CHARS:
         looked_for = looked_for[:LOOKED_FOR_CHARS].rsplit(" ", 1)[0] + " …"
-    return f"Nothing found for “{looked_for}”: no disease, gene or facial phenotype of the graph was recognised."
+    said = f"Nothing found for “{looked_for}”: no disease, gene or facial phenotype of the graph was recognised."
+    return " ".join([said, *unknown_names(question)])
+
+
+# written as a gene symbol (capitals and digits), or as a name with capitals ending in syndrome or disease
+_SYMBOL = re.compile(r"(?<![\w-])[A-Z][A-Z0-9]{1,9}(?:-[A-Z0-9]+)?(?![\w-])")
+_NAMED_DISEASE = re.compile(r"(?:\b[A-Z][\w'’]*(?:[\s-]+(?:and\s+)?[A-Z][\w'’]*)*)\s+(?:syndrome|disease)\b")
+_NOT_SYMBOLS = frozenset({"DNA", "RNA", "OMIM", "HPO", "MONDO", "FPKG", "ORPHA", "HGVS", "II", "III", "IV", "VI",
+                          "VII", "VIII", "IX", "XI", "XII", "WHAT", "WHICH", "GENE", "GENES"})
+
+
+def unknown_names(question: str) -> list[str]:
+    """What the question names that reads as a real name the graph lacks (a gene symbol, an eponym): said
+    to be unknown, since no such name is ever read as a neighbouring one."""
+    said = []
+    symbols = [s for s in _SYMBOL.findall(question) if s not in _NOT_SYMBOLS and (len(s) > 2 or s[-1].isdigit())]
+    said += [f"“{symbol}” reads as a gene symbol that the graph does not hold; no other gene is read in its place."
+             for symbol in dict.fromkeys(symbols)]
+    said += [f"“{name}” reads as a disease name that neither the graph nor MONDO holds; no other disease is read "
+             "in its place." for name in dict.fromkeys(_NAMED_DISEASE.findall(question))]
+    return said[:3]
 
 
 

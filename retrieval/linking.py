@@ -152,6 +152,10 @@ class EntityLinker:
         self.disease_of_mondo = disease_of_mondo or {}  # MONDO id -> the disease node that has it
         self.mondo_of_disease = {node: mondo_id for mondo_id, node in self.disease_of_mondo.items()}
         self.name_of_node = {a.node_id: a.name for a in by_label.get(schema.DISEASE, ())}
+        self.disease_synonyms: dict[int, list[str]] = defaultdict(list)  # the graph's other names of a disease
+        for alias in by_label.get(schema.DISEASE, ()):
+            if alias.is_synonym:
+                self.disease_synonyms[alias.node_id].append(alias.text)
         self.known_words = _known_words(aliases, self.mondo)
 
     @classmethod
@@ -235,8 +239,11 @@ class EntityLinker:
             exact = index.exact.get(key.replace(" ", ""))
         if exact:
             alias = exact[0]
+            # a disease asked about by another name: its ids go with it, for the answer to say which it is
+            other_name = alias.is_synonym and label == schema.DISEASE
+            ids = self._ids_of_mondo(self.mondo_of_disease.get(alias.node_id)) if other_name else ()
             return [Link(mention, entity_type, alias.node_id, label, alias.name, 1.0,
-                         "synonym" if alias.is_synonym else "exact")]
+                         "synonym" if alias.is_synonym else "exact", ids)]
         if label == schema.DISEASE and (named := self.mondo_link(mention)) is not None:
             return [named]
         # A typo: the n-gram and embedding candidates that are a few edits away, the same disease or finding.
@@ -258,11 +265,12 @@ class EntityLinker:
         return [Link(mention, entity_type, a.node_id, label, a.name, round(s, 4), m) for s, a, m in ranked]
 
     def other_names(self, node: int) -> list[str]:
-        """The names MONDO gives a graph disease besides the graph's own (its label, the OMIM and Orphanet
-        labels it maps), one per folded spelling: "Frontorhiny" for FRONTONASAL DYSPLASIA 1(FND1)."""
+        """The names a graph disease has besides the graph's own (those its merged entries and published
+        patients give it, then MONDO's label and the OMIM and Orphanet labels it maps), one per folded
+        spelling: "Frontorhiny" for FRONTONASAL DYSPLASIA 1(FND1)."""
         mondo_id = self.mondo_of_disease.get(node)
         seen, found = {fold_name(without_abbreviation(self.name_of_node.get(node, "")))}, []
-        for name in self.mondo.names_of(mondo_id) if mondo_id else ():
+        for name in [*self.disease_synonyms.get(node, ()), *(self.mondo.names_of(mondo_id) if mondo_id else ())]:
             key = fold_name(without_abbreviation(name))
             if key not in seen:
                 seen.add(key)
@@ -276,11 +284,15 @@ class EntityLinker:
         if mondo_id is None:
             return None
         label = self.mondo.label(mondo_id)
-        ids = tuple(x for x in (self.mondo.omim_of(mondo_id), mondo_id) if x)
+        ids = self._ids_of_mondo(mondo_id)
         node = self.disease_of_mondo.get(mondo_id)
         if node is not None:
             return Link(mention, "DISEASE", node, schema.DISEASE, self.name_of_node.get(node, label), 1.0, "mondo", ids)
         return Link(mention, "DISEASE", None, None, label, 1.0, "mondo", ids)
+
+    def _ids_of_mondo(self, mondo_id: str | None) -> tuple[str, ...]:
+        """A MONDO disease's OMIM id and its MONDO id (those known)."""
+        return tuple(x for x in (self.mondo.omim_of(mondo_id), mondo_id) if x) if mondo_id else ()
 
     @staticmethod
     def _by_embedding(index: _LabelIndex, mention: str, k: int) -> list[tuple[float, Alias, str]]:

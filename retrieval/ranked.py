@@ -12,7 +12,8 @@ NOUNS = {"phenotypes_of_disease": "facial phenotypes", "phenotypes_of_gene": "fa
          "diseases_of_gene": "diseases", "diseases_with_phenotypes": "diseases", "genes_of_disease": "genes",
          "genes_with_phenotype": "genes", "synonyms_of_phenotype": "synonyms", "variants_of_gene": "variants",
          "cases_of_gene": "published patients", "articles_of_disease": "articles", "articles_of_gene": "articles"}
-ORDERS = {"diseases_with_phenotypes": "those matching most, then the most specific first",
+ORDERS = {"diseases_with_phenotypes": "those matching most, then those in which they are very frequent, then the "
+                                      "most specific first",
           "phenotypes_of_disease": "the most frequent and specific first",
           "phenotypes_of_gene": "the most specific first", "genes_with_phenotype": "the most specific first"}
 

@@ -50,17 +50,20 @@ TEMPLATES = {t.intent: t for t in [
              "MATCH (g:Genotype)<-[:Have]-(v:Variation)-[r:Cause]->(d:Disease) WHERE g.nid IN $ids "
              + _triple_return("v", "r", "d"), "diseases caused by a gene's published variants"),
     Template("diseases_with_phenotypes", "FacePhenotype",
-             # most matched first, then most specific: how often the disease shows them over log2(2 + the
-             # number of its findings) (a disease with 20 findings says more by each than one with 300)
+             # most matched first, then those in which HPO finds them very frequent (80 % and above), then
+             # the most specific: how often the disease shows them over log2(2 + the number of its findings)
+             # (a disease with 20 findings says more by each than one with 300)
              "MATCH (d:Disease)-[r:Exhibit]->(p:FacePhenotype) WHERE p.nid IN $ids "
-             "WITH d, count(DISTINCT p) AS matched, sum(coalesce(r.frequency, 0.5)) AS often "
+             "WITH d, count(DISTINCT p) AS matched, sum(coalesce(r.frequency, 0.5)) AS often, "
+             "sum(CASE WHEN r.frequency >= 0.8 THEN 1 ELSE 0 END) AS frequent "
              "WHERE matched >= $min_matched MATCH (d)-[:Exhibit]->(q:FacePhenotype) "
-             "WITH d, matched, often, count(q) AS annotated "
-             "WITH d, matched, often / (log(2 + annotated) / log(2)) AS relevance "
-             f"ORDER BY matched DESC, relevance DESC, d.dname LIMIT {TEMPLATE_LIMIT} "
+             "WITH d, matched, frequent, often, count(q) AS annotated "
+             "WITH d, matched, frequent, often / (log(2 + annotated) / log(2)) AS relevance "
+             f"ORDER BY matched DESC, frequent DESC, relevance DESC, d.dname LIMIT {TEMPLATE_LIMIT} "
              "MATCH (d)-[r:Exhibit]->(p:FacePhenotype) WHERE p.nid IN $ids "
-             "WITH d, r, p, matched, relevance ORDER BY matched DESC, relevance DESC, d.dname "
-             + _triple_return("d", "r", "p"), "diseases with given facial phenotypes, most specific first"),
+             "WITH d, r, p, matched, frequent, relevance ORDER BY matched DESC, frequent DESC, relevance DESC, "
+             "d.dname " + _triple_return("d", "r", "p"),
+             "diseases with given facial phenotypes, those that show them most often first"),
     Template("genes_of_disease", "Disease",
              "MATCH (g:Genotype)-[r:Cause]->(d:Disease) WHERE d.nid IN $ids "
              + _triple_return("g", "r", "d"), "genes of a disease"),

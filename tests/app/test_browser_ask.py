@@ -78,3 +78,16 @@ def test_the_ranked_table_is_readable_at_1400_px(page):
             .filter(c => { const r = c.getBoundingClientRect(); return r.height > 0 && r.top >= box.top
                                                                     && r.bottom <= box.bottom; }).length; }""")
     assert rows >= 5, rows  # compact rows: more than two are shown
+
+
+def test_a_comparison_shows_its_sections_each_on_its_own_line(page):
+    answer = ask(page, "What is the difference between Noonan syndrome and Costello syndrome?",
+                 "Findings beside the face that tell them apart")
+    lines = [line.strip() for line in answer.splitlines() if line.strip()]
+    starts = ("Noonan syndrome: genes", "Costello syndrome: genes", "Facial findings, shared:",
+              "Facial findings that tell them apart:", "Findings beside the face, shared:",
+              "Findings beside the face that tell them apart:")
+    for start in starts:  # each section on a line of its own, none run onto another
+        assert sum(line.startswith(start) for line in lines) == 1, (start, lines)
+    assert " only in " not in answer and "annotated for" in answer
+    page.screenshot(path=str(ARTIFACTS / "app-ask-comparison.png"), full_page=True)

@@ -21,6 +21,8 @@ from bench.domain import count_right, read_questions, run, yes_no_right
 from bench.question_devset import NOT_RECORDED, PHRASINGS, TASKS, YES, generate, write_csv
 from fpkg.errors import BenchError
 from fpkg.names import fold_name, normalise
+from identity.mondo import Mondo
+from kg_dump.build import mondo_folder
 from kg_dump.hpo_layer import load_hpo_layer
 
 REPO = Path(__file__).resolve().parents[2]
@@ -121,7 +123,7 @@ CUES = {"phenotypes_of_disease": ("face", "facial", "feature", "sign", "phenotyp
         "gene_has_phenotype": ("linked", "feature", "phenotype", "sign", "link"),
         "shared_by_genes": ("disease", "condition", "disorder"),
         "shared_by_phenotypes": ("disease", "syndrome", "condition", "disorder"),
-        "count": ("how many",), "compound": ("gene",),
+        "count": ("how many",), "compound": ("gene",), "genes_of_disease": ("gene",),
         "described_genes": ("gene",), "described_diseases": ("disease", "syndrome", "condition", "disorder"),
         "described_name": ("name", "call", "term", "phenotype")}
 
@@ -373,3 +375,24 @@ def test_the_fuzzy_set_describes_a_feature_without_its_names(layer, hpo):
             assert folded_items(row) == named(diseases_of[row.main_entity], layer.diseases)
         else:
             assert items(row) == [term["name"]]
+
+
+def test_the_orphanet_set_asks_by_the_name_only_orphanet_gives(layer, test_settings):
+    """Each disease is asked about by its Orphanet twin's name (one MONDO disease, another name), and a
+    gene's diseases are listed with some named so; without MONDO the set is refused in words."""
+    mondo = Mondo.load(mondo_folder(test_settings))
+    if not mondo:
+        pytest.skip("no MONDO tables")
+    orphanet = generate(layer, split="all", tasks="orphanet", mondo=mondo, per_task=20)
+    assert {row.task for row in orphanet} == {"genes_of_orphanet_name", "diseases_of_gene_orphanet_named"}
+    for row in orphanet:
+        if row.task == "genes_of_orphanet_name":
+            omim, name = row.main_entity, row.asked.names["disease"]
+            twin = next(d for d, n in layer.diseases.items() if n == name and d.startswith("ORPHA:"))
+            assert mondo.of(twin) == mondo.of(omim) and fold_name(name) != fold_name(layer.diseases[omim])
+            assert items(row) and len(items(row)) <= 40
+        else:
+            named = {layer.diseases[d] for d in layer.diseases if d.startswith("ORPHA:")}
+            assert set(items(row)) & named
+    with pytest.raises(BenchError, match="needs the MONDO tables"):
+        generate(layer, tasks="orphanet")

@@ -122,3 +122,18 @@ def test_a_feature_seen_in_no_reported_patient_is_neither_a_yes_nor_used_by_the_
     assert row["phenotype"] not in {a.phenotype for a in pipeline.profiles.by_disease[row["disease"]]}
     result = ask(pipeline, f"Is {row['feature'].lower()} seen in {row['name']}?")
     assert result.answer.startswith("Not recorded")
+
+
+@pytest.mark.parametrize("mode", ["cypher", "vector"])
+def test_diseases_for_phenotypes_lead_with_those_that_show_them_very_often(pipeline, mode):
+    result = pipeline.ask("Which diseases have hypertelorism and cleft palate?", mode=mode, backend="grounded")
+    listed = list(dict.fromkeys(t.head_id for t in result.triples if t.head_label == "Disease"))
+    rows = pipeline.store.query(
+        "MATCH (d:Disease)-[r:Exhibit]->(p:FacePhenotype) WHERE d.nid IN $ids AND p.phenotypeName IN $names "
+        "RETURN d.nid AS id, count(DISTINCT p) AS matched, "
+        "sum(CASE WHEN r.frequency >= 0.8 THEN 1 ELSE 0 END) AS frequent",
+        {"ids": listed, "names": ["Hypertelorism", "Cleft palate"]})
+    order = {row["id"]: (int(row["matched"]), int(row["frequent"])) for row in rows}
+    keys = [order[node] for node in listed if order[node][0] == 2]  # the diseases that show both
+    assert keys == sorted(keys, reverse=True)  # both very frequent, then one, before the rest
+    assert keys[0] == (2, 2) and (2, 0) in keys
