@@ -45,6 +45,7 @@ from app.ui_format import (
 from diagnosis.confidence import label as confidence_label
 from fpkg.config import access_settings
 from fpkg.errors import Busy, InputError, LLMError, NotReady, StoreError
+from kg_dump.translations import LANGUAGES
 from retrieval.retriever import MODES
 from service.pipeline import Pipeline, PipelineResult
 from service.validation import MAX_DESCRIPTION_CHARS
@@ -61,6 +62,8 @@ WAIT_STEP_S = 1.0  # a waiting answer's place in its lane is said again this oft
 SHARED_LANES = Lanes()  # for handlers called without the app's own (tests, scripts)
 MODE_LABELS = {"cypher": "Cypher (graph queries)", "vector": "Vector (embeddings)",
                "none": "None (LLM alone, the paper's baseline)"}
+# what the page says it reads (service/languages.py: the HPO's translations)
+LANGUAGES_READ = "in English, " + ", ".join(LANGUAGES.values()).replace(", Chinese", " or Chinese")
 MODE_CHOICES = [(MODE_LABELS.get(mode, mode), mode) for mode in MODES]
 def diagnose(pipeline: Pipeline, age: str | float | None = None, sex: str | None = None, ethnicity: str | None = None,
              gene: str | None = None, variant: str | None = None, phenotypes: list[str] | str | None = None,
@@ -247,7 +250,8 @@ def build_demo(pipeline: Pipeline, access: Access | None = None) -> gr.Blocks:
                                                  elem_id="diag-variant")
                         phenotypes = findings_box(ui_examples.phenotype_choices(pipeline.linker), value=[],
                                                   label="Facial phenotypes",
-                                                  info="type to search names and synonyms; free text is allowed, "
+                                                  info="type to search names and synonyms (the HPO's labels "
+                                                       "in its languages are read too); free text is allowed, "
                                                        "several findings separated by commas or semicolons",
                                                   elem_id="diag-phenotypes")
                         description = gr.Textbox(
@@ -255,7 +259,7 @@ def build_demo(pipeline: Pipeline, access: Access | None = None) -> gr.Blocks:
                             placeholder="e.g. A 4-year-old boy with a de novo PTPN11 c.922A>G variant, hypertelorism, "
                                         "ptosis, low-set ears and pulmonary valve stenosis; no intellectual disability",
                             info="read by the recogniser: age, sex, gene, variant, findings present and absent (HPO "
-                                 "ids too); the fields above win where they disagree; up to "
+                                 f"ids too), {LANGUAGES_READ}; the fields above win where they disagree; up to "
                                  f"{MAX_DESCRIPTION_CHARS:,} characters")
                         with gr.Accordion("A GA4GH phenopacket (JSON)", open=False, elem_id="diag-phenopacket-box"):
                             packet_file = gr.File(label="Upload a phenopacket", file_types=[".json"], type="filepath",
@@ -291,7 +295,8 @@ def build_demo(pipeline: Pipeline, access: Access | None = None) -> gr.Blocks:
                 with gr.Column(scale=2):
                     question = gr.Textbox(label="Question", lines=3, elem_id="ask-question",
                                           placeholder="e.g. What facial phenotypes are associated with "
-                                                      "Crouzon syndrome?")
+                                                      "Crouzon syndrome?",
+                                          info=f"{LANGUAGES_READ}; answered in English")
                     ask_mode, ask_backend, ask_temperature = _settings_row("ask", backends, default_backend)
                     ask_submit = gr.Button("Ask", variant="primary", elem_id="ask-submit")
                     gr.Examples([[q] for q in ui_examples.QUESTIONS], inputs=[question], label="Questions")

@@ -24,16 +24,17 @@ class TermRows:
         """`terms_of`: each row's terms; `values`: each row's term -> a value kept in `matrix` instead of 1
         (a frequency; NaN or missing: 0, told apart by the caller)."""
         self.ontology = ontology
-        rows, cols, data = [], [], []
-        for row, terms in enumerate(terms_of):
-            known = values[row] if values else {}
-            for term in sorted(terms):
-                rows.append(row)
-                cols.append(term)
-                value = known.get(term, np.nan) if values else 1.0
-                data.append(0.0 if np.isnan(value) else value)
-        shape = (len(terms_of), len(ontology))
-        self.matrix = sparse.csr_matrix((np.array(data, dtype=np.float32), (rows, cols)), shape=shape)
+        sizes = [len(terms) for terms in terms_of]
+        rows = np.repeat(np.arange(len(terms_of)), sizes)
+        cols = np.fromiter((term for terms in terms_of for term in terms), dtype=np.int64, count=sum(sizes))
+        if values:
+            data = np.fromiter((values[row].get(term, np.nan) for row, terms in enumerate(terms_of) for term in terms),
+                               dtype=np.float32, count=len(cols))
+            data[np.isnan(data)] = 0.0
+        else:
+            data = np.ones(len(cols), dtype=np.float32)
+        self.matrix = sparse.csr_matrix((data, (rows, cols)), shape=(len(terms_of), len(ontology)))
+        self.matrix.sort_indices()
         self.sizes = np.diff(self.matrix.indptr)
         self._closure: sparse.csc_matrix | None = None
 

@@ -55,7 +55,9 @@ associated rare genetic disease".
   [Mondo Disease Ontology](https://mondo.monarchinitiative.org) (Vasilevsky et al., CC BY 4.0; release of
   2026-08-21, commit fad2512b48), and the differential weighs published patients from
   [GA4GH phenopacket-store](https://github.com/monarch-initiative/phenopacket-store) (Monarch Initiative,
-  Danis et al., BSD-3-Clause); neither is part of its training data.
+  Danis et al., BSD-3-Clause); a text in another language the HPO speaks is read into English first with the
+  [HPO Internationalization Effort's translations](https://github.com/obophenotype/hpo-translations) (HPO
+  licence); none of these is part of its training data.
 
 ## Labels
 

@@ -47,7 +47,10 @@ Data: FPKG from [zhelishisongjie/Facial-Phenotype-RAG](https://github.com/zhelis
 [Mondo Disease Ontology](https://mondo.monarchinitiative.org) (Vasilevsky et al., CC BY 4.0; release of
 2026-08-21, commit fad2512b48) for disease identity, and
 [GA4GH phenopacket-store](https://github.com/monarch-initiative/phenopacket-store) (Monarch Initiative,
-Danis et al., BSD-3-Clause) for its published patients, in the graph beside FPKG's as evidence.
+Danis et al., BSD-3-Clause) for its published patients, in the graph beside FPKG's as evidence; the
+[HPO Internationalization Effort's translations](https://github.com/obophenotype/hpo-translations) (HPO
+licence) read questions and descriptions in French, Spanish, Portuguese, German, Italian, Japanese and
+Chinese.
 
 **For research and education only. This is not a medical device and must not be used to diagnose or
 treat anyone.**

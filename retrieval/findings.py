@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from pathlib import Path
 
 from rapidfuzz import fuzz, process
 
 from fpkg.names import keeps_identity, normalise
+from fpkg.pickles import read_pickle, write_pickle
 from kg_dump.hpo_profiles import HpoProfiles
+from kg_dump.translations import label_key
 from retrieval.result import Link
 
 FINDING = "FINDING"
@@ -30,21 +33,41 @@ _NOT_A_FINDING = re.compile(r"\b(syndrome|disease|disorder)\b|^(?:abnormal|norma
 HPO_ID = re.compile(r"\bHP[:_](\d{7})\b", re.IGNORECASE)
 
 
+NAMES_FORMAT = 1  # of the cached name keys
+
+
+def _name_keys(hpo: HpoProfiles) -> tuple[dict[str, int], dict[int, list[str]]]:
+    """Each name's and synonym's key -> its term (names first: a synonym never hides another term's name),
+    and the keys by length (typos are looked for among keys of about the same length)."""
+    exact: dict[str, int] = {}
+    for term, name in enumerate(hpo.names):
+        exact.setdefault(normalise(name), term)
+    for term, synonyms in enumerate(hpo.synonyms):
+        for synonym in synonyms:
+            exact.setdefault(normalise(synonym), term)
+    by_length: dict[int, list[str]] = defaultdict(list)
+    for key in exact:
+        by_length[len(key)].append(key)
+    return exact, dict(by_length)
+
+
 class FindingLinker:
-    def __init__(self, hpo: HpoProfiles, known_words: set[str], node_of_term: dict[int, int] | None = None):
-        """`node_of_term`: the graph's facial phenotype node of a term, when there is one."""
-        self.hpo, self.known_words = hpo, known_words
+    def __init__(self, hpo: HpoProfiles, known_words: set[str], node_of_term: dict[int, int] | None = None,
+                 cache_dir: Path | None = None, translated: dict[str, int] | None = None):
+        """`node_of_term`: the graph's facial phenotype node of a term, when there is one; `cache_dir`: where
+        the names' keys are kept between starts (folding every HPO name and synonym takes most of a second);
+        `translated`: the HPO's translated labels' keys (`kg_dump.translations.label_key`) -> their terms."""
+        self.hpo, self.known_words, self.translated = hpo, known_words, translated or {}
         self.node_of_term = node_of_term or {}
-        self.exact: dict[str, int] = {}
-        for term, name in enumerate(hpo.names):  # names first: a synonym never hides another term's name
-            self.exact.setdefault(normalise(name), term)
-        for term, synonyms in enumerate(hpo.synonyms):
-            for synonym in synonyms:
-                self.exact.setdefault(normalise(synonym), term)
+        path = cache_dir / "hpo" / f"finding-names-{NAMES_FORMAT}-{hpo.release}-{len(hpo.terms)}.pickle" \
+            if cache_dir and hpo.release else None
+        made = read_pickle(path) if path else None
+        if not isinstance(made, tuple):
+            made = _name_keys(hpo)
+            if path:
+                write_pickle(path, made)
+        self.exact, self.by_length = made
         self.of_id = {hpo_id: term for term, hpo_id in enumerate(hpo.terms)}
-        self.by_length: dict[int, list[str]] = defaultdict(list)
-        for key in self.exact:
-            self.by_length[len(key)].append(key)
 
     def link(self, mention: str) -> Link:
         by_id = HPO_ID.fullmatch(mention.strip())
@@ -55,6 +78,9 @@ class FindingLinker:
         term = self.exact.get(key)
         method = "synonym" if term is not None and normalise(self.hpo.names[term]) != key else "exact"
         score = 1.0
+        if term is None and self.translated:  # the HPO's label in another language ("Fente palatine")
+            term = self.translated.get(label_key(mention, "fr")) or self.translated.get(label_key(mention, "zh"))
+            method = "translation"
         if term is None and len(key) >= TYPO_MIN_CHARS:
             nearby = [k for n in range(len(key) - 2, len(key) + 3) for k in self.by_length.get(n, ())]
             found = process.extractOne(key, nearby, scorer=fuzz.ratio, score_cutoff=TYPO_RATIO * 100)

@@ -156,7 +156,10 @@ class EntityLinker:
         for alias in by_label.get(schema.DISEASE, ()):
             if alias.is_synonym:
                 self.disease_synonyms[alias.node_id].append(alias.text)
-        self.known_words = _known_words(aliases, self.mondo)
+        # a second and a half of every start (every MONDO and OMIM label folded): kept with the text indexes
+        mondo_key = f"known-words-{self.mondo.release or 'none'}-{len(self.mondo.labels)}-{len(self.mondo.xref_labels)}"
+        self.known_words = _cached(lambda names: _known_words(names, self.mondo), aliases, cache_dir, mondo_key) \
+            if aliases else _known_words(aliases, self.mondo)
 
     @classmethod
     def from_store(cls, store: GraphStore, cache_dir: Path | None = None, mondo: Mondo | None = None) -> EntityLinker:

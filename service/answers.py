@@ -72,7 +72,7 @@ def other_names_line(retrieved, linker: EntityLinker) -> str | None:
 
 LINK_METHOD_WORDS = {"exact": "exact", "synonym": "synonym", "typo": "typo", "fuzzy": "typo",
                      "embedding": "closest in meaning", "ngram": "closest in spelling", "hgvs": "variant",
-                     "hgvs change": "the same change written another way"}
+                     "hgvs change": "the same change written another way", "translation": "the HPO's translation"}
 MAX_LINKS_SHOWN = 12
 
 

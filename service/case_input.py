@@ -170,6 +170,7 @@ def compose(pipeline, form: DiagnosisCase, description: object = None, phenopack
     described, notices = None, []
     text = check_description(description)
     if text:
+        text, notices = pipeline.read_language(text)
         described, _ = parse_case(text, pipeline.recognizer, pipeline.linker, pipeline.findings)
         read = [*described.phenotypes, *described.other_findings, *described.excluded, described.gene or "",
                 described.variant or "", described.ethnicity or "", described.sex or ""]

@@ -32,7 +32,8 @@ from identity.mondo import Mondo
 from kg_dump.build import BuildReport, ensure_built, manifest_path, mondo_folder
 from kg_dump.cardinal import DiseaseAnnotations
 from kg_dump.hpo_profiles import HpoProfiles, load_hpo_profiles
-from kg_dump.sources import ensure_sources, releases_line
+from kg_dump.sources import HPO_TRANSLATIONS, ensure_sources, folder_of, releases_line
+from kg_dump.translations import Translations, load_translations
 from llm.base import GenerationRequest, Generator
 from llm.factory import check_backend, make_generator
 from llm.grounded import GroundedWriter
@@ -54,6 +55,7 @@ from service.answers import (
 )
 from service.case_parser import parse_case
 from service.disease_features import answer_features
+from service.languages import Translator
 from service.reading import findings_read, variant_read
 from service.validation import (
     validate_backend,
@@ -113,8 +115,10 @@ class Pipeline:
     def __init__(self, settings: Settings, store: GraphStore, linker: EntityLinker,
                  ontology: PhenotypeOntology, recognizer: Recognizer, build_report: BuildReport | None,
                  profiles: DiseaseProfiles, findings: FindingLinker, startup_reads: GraphStore | None = None,
-                 curated: CuratedLayer | None = None):
+                 curated: CuratedLayer | None = None, translator: Translator | None = None):
         self.settings, self.store, self.linker, self.recognizer = settings, store, linker, recognizer
+        # questions and descriptions in the HPO's other languages, read into English (service/languages.py)
+        self.translator = translator or Translator(Translations(), findings.hpo)
         # a pipeline made in code without one: the overlay of the settings, not replayed
         self.curated = curated or CuratedLayer(store, Overlay(overlay_path(settings)))
         self.curated.review = access_settings(settings).review  # one or two curators per merged batch
@@ -158,7 +162,7 @@ class Pipeline:
         progress("loading the entity linker, the phenotype ontology and the diseases' phenotypes")
         reads = StartupReads.for_manifest(store, manifest_path(settings), settings.cache_dir,
                                           layer=curated.overlay.digest())
-        mondo = Mondo.load(mondo_folder(settings))
+        mondo = Mondo.load_cached(mondo_folder(settings), settings.cache_dir)
         progress(f"disease identity: MONDO {mondo.release}" if mondo else
                  f"disease identity: no MONDO tables in {mondo_folder(settings)} (MONDO_DATA_DIR): diseases "
                  "the graph lacks are not recognised by name")
@@ -167,12 +171,16 @@ class Pipeline:
         hpo = load_hpo_profiles(settings.hpo_dir, settings.cache_dir) if settings.with_hpo else HpoProfiles.empty()
         ontology = PhenotypeOntology.from_store(reads, hpo)
         profiles = DiseaseProfiles.from_store(reads, hpo)
-        findings = FindingLinker(hpo, linker.known_words, ontology.term_node)
+        translator = Translator(load_translations(folder_of(settings, HPO_TRANSLATIONS), settings.cache_dir), hpo)
+        progress(f"languages read besides English: {', '.join(translator.languages()) or 'none'}")
+        findings = FindingLinker(hpo, linker.known_words, ontology.term_node, settings.cache_dir,
+                                 translator.finding_keys())
         ner = choose_model(settings)
         progress(f"loading the NER model: {ner.model or 'none, rules only'} ({ner.reason})")
         recognizer = EntityRecognizer.load(ner.model, gene_vocabulary=linker.names("Genotype"), revision=ner.revision)
         progress(recogniser_line(recognizer, ner.reason))
-        pipeline = cls(settings, store, linker, ontology, recognizer, report, profiles, findings, reads, curated)
+        pipeline = cls(settings, store, linker, ontology, recognizer, report, profiles, findings, reads, curated,
+                       translator)
         reads.save()
         progress(f"ready in {time.perf_counter() - started:.1f} s")
         return pipeline
@@ -225,9 +233,17 @@ class Pipeline:
         return make_generator(self.settings, validate_backend(backend or self.settings.llm_backend, self.backends))
 
     # ---- diagnosis ---------------------------------------------------------------------
+    def read_language(self, text: str) -> tuple[str, list[str]]:
+        """The text in English (as written when it is English) and, when it was not, what was read."""
+        reading = self.translator.read(text)
+        said = reading.said()
+        return reading.text, [said] if said else []
+
     def parse_question(self, question: str) -> tuple[DiagnosisCase, list[str]]:
         question = validate_question(question)  # the cleaned text: no control or zero-width characters
-        case, notices = parse_case(question, self.recognizer, self.linker, self.findings)
+        english, said = self.read_language(question)
+        case, notices = parse_case(english, self.recognizer, self.linker, self.findings)
+        notices[:0] = said
         if self.recognizer.notice:  # e.g. the NER model is missing: rules only
             notices.append(self.recognizer.notice)
         return case, notices
@@ -299,6 +315,8 @@ class Pipeline:
         generator = self.generator(backend)
         retriever = self._retriever(mode)
         result = PipelineResult("ask", mode, generator.name)
+        question, read = self.read_language(question)
+        result.notices += read
         if not retriever.uses_graph:
             yield from self._answer(result, generator, [{"role": "user", "content": question}], None,
                                     temperature, seed, None)
@@ -313,7 +331,7 @@ class Pipeline:
                 retrieved.lead = " ".join([*([retrieved.lead] if retrieved.lead else []), *dict.fromkeys(groups)])
         answer_features(retrieved, question, self.store, self.annotations)
         retrieved.also = other_names_line(retrieved, self.linker)
-        named = named_otherwise(retrieved.links)
+        named = [*read, *named_otherwise(retrieved.links)]  # the language read, then the names asked about
         if named:  # the name asked about first: the answer below is under the graph's name
             retrieved.lead = "\n".join([" ".join(named), *([retrieved.lead] if retrieved.lead else [])])
         if "total" in retrieved.timings_ms:

@@ -91,3 +91,11 @@ def test_a_comparison_shows_its_sections_each_on_its_own_line(page):
         assert sum(line.startswith(start) for line in lines) == 1, (start, lines)
     assert " only in " not in answer and "annotated for" in answer
     page.screenshot(path=str(ARTIFACTS / "app-ask-comparison.png"), full_page=True)
+
+
+def test_a_question_in_french_is_answered_and_says_what_it_read(page):
+    answer = ask(page, "Quels gènes sont associés à « Fente palatine » ?", "Cleft palate")
+    assert answer.startswith("Read as French: « Fente palatine » = Cleft palate."), answer
+    assert triple_rows(page, "ask") > 0
+    assert "or Chinese" in page.locator("#ask-question").inner_text()  # the page says what it reads
+    page.screenshot(path=str(ARTIFACTS / "app-ask-french.png"), full_page=True)

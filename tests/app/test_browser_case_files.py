@@ -84,3 +84,15 @@ def test_an_option_box_suggests_the_graphs_disease_names_as_one_types(page):
     assert "CHARGE syndrome" in answer.splitlines()[0], answer
 
 
+
+
+def test_a_description_in_chinese_is_read_into_the_differential(page):
+    field(page, "diag-description").fill("一名5岁男孩，PTPN11基因突变，表现为：眼距过宽、上睑下垂、低位耳。")
+    page.locator("#diag-submit").click()
+    answer = wait_for_answer(page, "diag", "Most likely:")
+    assert "PTPN11" in answer, answer
+    page.wait_for_function("document.querySelector('#diag-notices').innerText.includes('Read as Chinese')",
+                           timeout=60_000)
+    notices = page.locator("#diag-notices").inner_text()
+    assert "« 眼距过宽 » = Hypertelorism" in notices and "« 低位耳 » = Low-set ears" in notices
+    page.screenshot(path=str(ARTIFACTS / "app-description-chinese.png"), full_page=True)

@@ -1,0 +1,286 @@
+"""Questions and descriptions in the languages the HPO speaks, read into the graph's English.
+
+The graph, the recogniser and the question reader work in English; a text in French, Spanish, Portuguese,
+German, Italian, Japanese or Chinese is rewritten into English before them: its language told from its
+common words (or its script), each HPO term named by its official translation replaced by the term's English
+label (longest first; accents, case and plurals folded; Chinese and Japanese matched without spaces), a
+disease named the way the language names eponyms ("syndrome de Noonan", "Noonan综合征") written as "Noonan
+syndrome", and the question words, sex and age written in English. What was read, and as what, is returned
+for the answer to say; a text in English is left as it is.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from fpkg.names import fold_name
+from kg_dump.hpo_profiles import HpoProfiles
+from kg_dump.translations import CJK, LANGUAGES, Translations, cjk_key, label_key, strip_accents, word_key
+
+MAX_LABEL_WORDS = 10
+MIN_SINGLE_WORD = 5  # a one-word label shorter than this is too often a common word
+_LETTERS = re.compile(r"[^\W\d_]+|\d+")
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+# Common words of each language (accents stripped): how a text's language is told
+COMMON = {
+    "en": "the an of and is are with which what how many does do in to for has have",
+    "fr": "le la les des du de et est sont avec quel quels quelle quelles une un au aux dans pour ou "
+          "quelle combien maladie maladies presente ans garcon fille causent associes associe responsables",
+    "es": "el los las del de y es son con que cuales cual una un al en para por enfermedad enfermedades "
+          "cuantos sindrome anos nino nina presenta causan asociados asociado estan rasgos",
+    "pt": "o os as do da dos das de e com quais qual uma um ao em para por doenca doencas quantos sindrome "
+          "anos menino menina apresenta causam associados associado estao sinais",
+    "de": "der die das den dem des und ist sind mit welche welcher ein eine einer bei fur zu wie viele "
+          "krankheit krankheiten syndrom jahre junge madchen verursachen assoziiert zeigen beim",
+    "it": "il lo gli le della delle dei di e con quali quale una un al nel per sono malattia malattie "
+          "quanti sindrome anni bambino bambina che geni causano associati presentano",
+}
+_COMMON_WORDS = {language: set(words.split()) for language, words in COMMON.items()}
+# an eponym: a word, then capitalised words or a number ("Cornelia de Lange": its "de" is not taken)
+_NAME = r"([A-Za-z][\w'-]*(?:[ -]+(?:[A-Z][\w'-]*|\d+\b))*)"
+_CJK_NAME = r"([A-Za-z][A-Za-z0-9'-]*(?:[ -]+[A-Za-z0-9][A-Za-z0-9'-]*)*)\s*"  # Latin letters only
+# language -> (pattern on the accent-stripped text, English), in order; eponyms first
+PHRASES: dict[str, list[tuple[str, str]]] = {
+    "fr": [(r"(?i:\b(?:le |la )?syndrome d[e'] ?)" + _NAME, r"\1 syndrome"),
+           (r"(?i:\b(?:la )?maladie d[e'] ?)" + _NAME, r"\1 disease"),
+           (r"\bquel(?:le)?s?\s+genes?\b", "which genes"), (r"\bquel(?:le)?s?\s+maladies?\b", "which diseases"),
+           (r"\bquel(?:le)?s?\s+syndromes?\b", "which syndromes"),
+           (r"\b(?:signes?|traits?|caracteristiques?|particularites?|anomalies?)\s+(?:faciaux|faciales?|du visage)\b",
+            "facial features"),
+           (r"\bcombien\s+de\s+genes?\b", "how many genes"), (r"\bdifference\s+entre\b", "difference between"),
+           (r"\bautres?\s+noms?\b", "other names"), (r"\b(?:causent|provoquent|entrainent)\b", "cause"),
+           (r"\best-(?:il|elle)\s+associee?s?\s+(?:a|au|aux)\b", "is linked to"),
+           (r"\bassociee?s?\s+(?:a|au|aux)\b", "associated with"), (r"\bmaladies?\b", "diseases"),
+           (r"\bgarcon\b", "boy"), (r"\bfille\b", "girl"), (r"\b(\d+)\s*ans\b", r"\1 years old"),
+           (r"\bet\b", "and"), (r"\bavec\b", "with")],
+    "es": [(r"(?i:\b(?:el )?sindrome de )" + _NAME, r"\1 syndrome"),
+           (r"(?i:\b(?:la )?enfermedad de )" + _NAME, r"\1 disease"),
+           (r"\b(?:que|cuales)\s+genes?\b", "which genes"), (r"\b(?:que|cuales)\s+enfermedades\b", "which diseases"),
+           (r"\b(?:que|cuales)\s+sindromes\b", "which syndromes"),
+           (r"\b(?:rasgos|caracteristicas|signos|hallazgos)\s+faciales\b", "facial features"),
+           (r"\bcuantos\s+genes\b", "how many genes"), (r"\bdiferencia\s+entre\b", "difference between"),
+           (r"\botros\s+nombres\b", "other names"), (r"\b(?:causan|provocan)\b", "cause"),
+           (r"\besta\s+asociad[oa]\s+(?:a|al|con)\b", "is linked to"),
+           (r"\basociad[oa]s?\s+(?:a|al|con)\b", "associated with"), (r"\benfermedad(?:es)?\b", "diseases"),
+           (r"\bnino\b", "boy"), (r"\bnina\b", "girl"), (r"\b(\d+)\s*anos\b", r"\1 years old"),
+           (r"\by\b", "and"), (r"\bcon\b", "with")],
+    "pt": [(r"(?i:\b(?:a )?sindrome de )" + _NAME, r"\1 syndrome"),
+           (r"(?i:\b(?:a )?doenca de )" + _NAME, r"\1 disease"),
+           (r"\b(?:quais|que)\s+genes\b", "which genes"), (r"\b(?:quais|que)\s+doencas\b", "which diseases"),
+           (r"\b(?:quais|que)\s+sindromes\b", "which syndromes"),
+           (r"\b(?:caracteristicas|sinais|tracos|achados)\s+faciais\b", "facial features"),
+           (r"\bquantos\s+genes\b", "how many genes"), (r"\bdiferenca\s+entre\b", "difference between"),
+           (r"\boutros\s+nomes\b", "other names"), (r"\b(?:causam|provocam)\b", "cause"),
+           (r"\besta\s+associad[oa]\s+(?:a|ao|com)\b", "is linked to"),
+           (r"\bassociad[oa]s?\s+(?:a|ao|com)\b", "associated with"), (r"\bdoencas?\b", "diseases"),
+           (r"\bmenino\b", "boy"), (r"\bmenina\b", "girl"), (r"\b(\d+)\s*anos\b", r"\1 years old"),
+           (r"\be\b", "and"), (r"\bcom\b", "with")],
+    "de": [(_NAME + r"(?i:-Syndrom)\b", r"\1 syndrome"), (r"(?i:\b(?:Morbus|Krankheit)\s+)" + _NAME, r"\1 disease"),
+           (r"\bwelche\s+Gene\b", "which genes"), (r"\bwelche\s+(?:Krankheiten|Erkrankungen)\b", "which diseases"),
+           (r"\bwelche\s+Syndrome\b", "which syndromes"),
+           (r"\b(?:Gesichtsmerkmale|Gesichtszuge|faziale\s+Merkmale|Gesichtsauffalligkeiten)\b", "facial features"),
+           (r"\bwie\s+viele\s+Gene\b", "how many genes"), (r"\bUnterschied\s+zwischen\b", "difference between"),
+           (r"\bandere\s+Namen\b", "other names"), (r"\b(?:verursachen|verursacht)\b", "cause"),
+           (r"\b(?:assoziiert|verbunden)\s+mit\b", "associated with"),
+           (r"\b(?:Krankheit|Erkrankung)(?:en)?\b", "diseases"),
+           (r"\bSyndrom\b", "syndrome"), (r"\bJunge\b", "boy"), (r"\bMadchen\b", "girl"),
+           (r"\b(\d+)\s*Jahre?n?\b", r"\1 years old"), (r"\bund\b", "and"), (r"\bmit\b", "with")],
+    "it": [(r"(?i:\b(?:la )?sindrome di )" + _NAME, r"\1 syndrome"),
+           (r"(?i:\b(?:la )?malattia di )" + _NAME, r"\1 disease"),
+           (r"\bquali\s+geni\b", "which genes"), (r"\bquali\s+malattie\b", "which diseases"),
+           (r"\bquali\s+sindromi\b", "which syndromes"),
+           (r"\b(?:caratteristiche|tratti|segni)\s+facciali\b", "facial features"),
+           (r"\bquanti\s+geni\b", "how many genes"), (r"\bdifferenza\s+tra\b", "difference between"),
+           (r"\baltri\s+nomi\b", "other names"), (r"\b(?:causano|provocano)\b", "cause"),
+           (r"\be\s+associat[oa]\s+(?:a|al|con)\b", "is linked to"),
+           (r"\bassociat[oiae]\s+(?:a|al|con)\b", "associated with"), (r"\bmalattie?\b", "diseases"),
+           (r"\bgeni\b", "genes"), (r"\b(?:bambino|ragazzo)\b", "boy"), (r"\b(?:bambina|ragazza)\b", "girl"),
+           (r"\b(\d+)\s*anni\b", r"\1 years old"), (r"\be\b", "and"), (r"\bcon\b", "with")],
+    "ja": [(_CJK_NAME + r"症候群", r" \1 syndrome "), (_CJK_NAME + r"病", r" \1 disease "),
+           (r"(?:どの|何の|どんな)遺伝子", " which genes "), (r"(?:どの|どんな)(?:疾患|病気)", " which diseases "),
+           (r"(?:いくつ|何個|何種類)の遺伝子", " how many genes "),
+           (r"顔(?:貌|の特徴)|顔面(?:の)?特徴", " facial features "), (r"遺伝子", " gene "),
+           (r"疾患|病気", " disease "), (r"症候群", " syndrome "), (r"違い", " difference "),
+           (r"原因", " cause "), (r"関連", " associated "), (r"男児|男の子", " boy "), (r"女児|女の子", " girl "),
+           (r"(\d+)\s*歳", r" \1 years old "), (r"変異", " variant ")],
+    "zh": [(_CJK_NAME + r"综合[征症]", r" \1 syndrome "), (_CJK_NAME + r"病", r" \1 disease "),
+           (r"(?:哪些|什么|哪个)基因", " which genes "), (r"(?:哪些|什么)(?:疾病|病)", " which diseases "),
+           (r"(?:多少个?|几个)基因", " how many genes "),
+           (r"面部特征|面容特征|面部表现|面部表型", " facial features "), (r"基因", " gene "),
+           (r"疾病", " disease "), (r"综合[征症]", " syndrome "), (r"区别|差异|不同", " difference "),
+           (r"导致|引起", " cause "), (r"相关", " associated "), (r"男孩|男童", " boy "), (r"女孩|女童", " girl "),
+           (r"(\d+)\s*岁", r" \1 years old "), (r"突变|变异", " variant "), (r"和|与", " and ")],
+}
+EPONYMS = 2  # each language's first two patterns: case matters in the name they take
+_COMPILED = {language: [(re.compile(pattern, 0 if i < EPONYMS or language in CJK else re.IGNORECASE), english)
+                        for i, (pattern, english) in enumerate(phrases)] for language, phrases in PHRASES.items()}
+_CJK_PUNCTUATION = str.maketrans({"、": ", ", "，": ", ", "。": ". ", "：": ": ", "；": "; ", "？": "? ", "（": " (",
+                                  "）": ") ", "！": "! "})
+
+
+@dataclass
+class Reading:
+    """A text as read: its English form, the language read ("en": left as it was) and each term named in
+    it as (the words written, the English label, the HP id)."""
+
+    text: str
+    language: str = "en"
+    terms: list[tuple[str, str, str]] = field(default_factory=list)
+
+    def said(self) -> str | None:
+        """'Read as French: « Fente palatine » = Cleft palate.' — None for English."""
+        if self.language == "en":
+            return None
+        named = "; ".join(f"« {written} » = {english}" for written, english, _ in dict.fromkeys(self.terms))
+        return f"Read as {LANGUAGES[self.language]}" + (f": {named}." if named else ".")
+
+
+class Translator:
+    def __init__(self, translations: Translations, hpo: HpoProfiles):
+        index = {hp_id: term for term, hp_id in enumerate(hpo.terms)}
+        self.hpo = hpo
+        self.latin: dict[str, dict[str, tuple[str, int]]] = {}  # language -> label key -> (HP id, term)
+        self.cjk: dict[str, dict[str, tuple[str, int]]] = {}
+        self.newer: dict[str, int] = {}  # language -> translated terms this HPO release lacks
+        self.labels: dict[str, list[tuple[str, str]]] = {}  # language -> (HP id, label) of this release's terms
+        cue_words = {w for words in _COMMON_WORDS.values() for w in words}
+        for language, pairs in translations.labels.items():
+            keys: dict[str, tuple[str, int]] = {}
+            for hp_id, label in pairs:
+                if hp_id not in index:
+                    self.newer[language] = self.newer.get(language, 0) + 1
+                    continue
+                self.labels.setdefault(language, []).append((hp_id, label))
+                key = label_key(label, language)
+                if language not in CJK and " " not in key and (len(key) < MIN_SINGLE_WORD or key in cue_words):
+                    continue
+                if language in CJK and len(key) < 2:
+                    continue
+                keys.setdefault(key, (hp_id, index[hp_id]))
+            (self.cjk if language in CJK else self.latin)[language] = keys
+        # English's own names and synonyms, folded: a text naming a term so is no sign of another language
+        self.english_keys = {label_key(name, "en") for name in hpo.names} | {
+            label_key(synonym, "en") for synonyms in hpo.synonyms for synonym in synonyms}
+        self.longest_cjk = max((len(k) for keys in self.cjk.values() for k in keys), default=0)
+
+    def languages(self) -> list[str]:
+        return [code for code in LANGUAGES if self.latin.get(code) or self.cjk.get(code)]
+
+    def finding_keys(self) -> dict[str, int]:
+        """Every translated label's key -> its term: a finding typed in the form in any language."""
+        found: dict[str, int] = {}
+        for keys in [*self.latin.values(), *self.cjk.values()]:
+            for key, (_, term) in keys.items():
+                found.setdefault(key, term)
+        return found
+
+    def language_of(self, text: str) -> str:
+        if _KANA.search(text):
+            return "ja"
+        if _HAN.search(text):
+            counts = {language: self._cjk_matches(text, language) for language in CJK}
+            return "ja" if counts["ja"] > counts["zh"] or "歳" in text else "zh"
+        words = [fold_name(w) for w in _LETTERS.findall(strip_accents(text))]
+        scores = {language: sum(w in common for w in words) for language, common in _COMMON_WORDS.items()}
+        for language in self.latin:  # a term named the language's own way counts twice
+            scores[language] = scores.get(language, 0) + 2 * self._foreign_terms(text, language)
+        best = max(scores, key=lambda language: (scores[language], language == "en"))
+        # two common words at least: one "de" in "Cornelia de Lange syndrome" makes no French
+        return best if scores[best] > max(scores["en"], 1) and best in self.languages() else "en"
+
+    def read(self, text: str) -> Reading:
+        language = self.language_of(text)
+        if language == "en":
+            return Reading(text)
+        if language in CJK:
+            return self._read_cjk(text, language)
+        written = strip_accents(text)
+        reading = Reading(written, language)
+        for pattern, english in _COMPILED[language][:EPONYMS]:  # eponyms first: their words are no findings
+            reading.text = _named(pattern, english, reading.text, reading.terms)
+        reading.text = self._replace_terms(reading.text, language, reading.terms, original=text)
+        for pattern, english in _COMPILED[language][EPONYMS:]:
+            reading.text = pattern.sub(english, reading.text)
+        return reading
+
+    def _latin_spans(self, folded: list[str], language: str) -> list[tuple[int, int, tuple[str, int]]]:
+        """(first word, words, (HP id, term)) of each translated label among the folded words, longest first."""
+        keys, spans, i = self.latin.get(language, {}), [], 0
+        while i < len(folded):
+            for n in range(min(MAX_LABEL_WORDS, len(folded) - i), 0, -1):
+                found = keys.get(" ".join(folded[i:i + n]))
+                if found:
+                    spans.append((i, n, found))
+                    i += n
+                    break
+            else:
+                i += 1
+        return spans
+
+    def _foreign_terms(self, text: str, language: str) -> int:
+        """How many of the text's words name a term in `language` otherwise than English does."""
+        folded = [word_key(w) for w in _LETTERS.findall(text)]
+        return sum(" ".join(folded[i:i + n]) not in self.english_keys
+                   for i, n, _ in self._latin_spans(folded, language))
+
+    def _replace_terms(self, text: str, language: str, terms: list, original: str) -> str:
+        words = list(_LETTERS.finditer(text))
+        pieces, at = [], 0
+        for i, n, (hp_id, term) in self._latin_spans([word_key(w.group()) for w in words], language):
+            start, end = words[i].start(), words[i + n - 1].end()
+            english = self.hpo.names[term]
+            terms.append((_same_span(original, text, start, end), english, hp_id))
+            pieces += [text[at:start], english]
+            at = end
+        return "".join([*pieces, text[at:]])
+
+    def _cjk_matches(self, text: str, language: str) -> int:
+        return len(self._cjk_spans(cjk_key(text), language))
+
+    def _cjk_spans(self, text: str, language: str) -> list[tuple[int, int, tuple[str, int]]]:
+        keys, spans, i = self.cjk.get(language, {}), [], 0
+        while i < len(text):
+            for n in range(min(self.longest_cjk, len(text) - i), 1, -1):
+                found = keys.get(text[i:i + n])
+                if found:
+                    spans.append((i, i + n, found))
+                    i += n
+                    break
+            else:
+                i += 1
+        return spans
+
+    def _read_cjk(self, text: str, language: str) -> Reading:
+        normal = unicodedata.normalize("NFKC", text)
+        reading = Reading("", language)
+        pieces, at = [], 0
+        for start, end, (hp_id, term) in self._cjk_spans(normal.lower(), language):
+            english = self.hpo.names[term]
+            reading.terms.append((normal[start:end], english, hp_id))
+            pieces += [normal[at:start], f" {english}, "]
+            at = end
+        rewritten = "".join([*pieces, normal[at:]])
+        for i, (pattern, english) in enumerate(_COMPILED[language]):
+            rewritten = _named(pattern, english, rewritten, reading.terms) if i < EPONYMS else \
+                pattern.sub(english, rewritten)
+        rewritten = rewritten.translate(_CJK_PUNCTUATION)
+        rewritten = re.sub(r"(?<=[A-Za-z0-9.])(?=[^\x00-\x7f])|(?<=[^\x00-\x7f])(?=[A-Za-z0-9])", " ", rewritten)
+        reading.text = " ".join(rewritten.split())
+        return reading
+
+
+def _named(pattern: re.Pattern, english: str, text: str, terms: list) -> str:
+    """`pattern` replaced by `english` in `text`, each name so read kept in `terms` ("syndrome de Noonan")."""
+    def rewrite(match: re.Match) -> str:
+        written = match.expand(english)
+        terms.append((match.group(0).strip(), written.strip(), ""))
+        return written
+    return pattern.sub(rewrite, text)
+
+
+def _same_span(original: str, stripped: str, start: int, end: int) -> str:
+    """The words as written (accents kept) at a span of their accent-stripped form, when the two align."""
+    return original[start:end] if len(original) == len(stripped) else stripped[start:end]
