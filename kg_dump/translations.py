@@ -24,7 +24,7 @@ LANGUAGES = {"fr": "French", "es": "Spanish", "pt": "Portuguese", "de": "German"
 CJK = ("ja", "zh")  # written without spaces between words
 KEPT_STATUSES = {"OFFICIAL", "CANDIDATE"}
 _LETTERS = re.compile(r"[^\W\d_]+|\d+")
-FORMAT = 1  # of the cached pickle
+FORMAT = 2  # of the cached pickle
 
 
 @dataclass
@@ -33,6 +33,7 @@ class Translations:
 
     labels: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     official: dict[str, int] = field(default_factory=dict)  # language -> how many of its labels are official
+    key: str = ""  # the files' fingerprint: what is made from them is kept under it
 
     def __bool__(self) -> bool:
         return any(self.labels.values())
@@ -52,6 +53,7 @@ def load_translations(folder: Path | None, cache_dir: Path | None = None) -> Tra
     found = read_pickle(path) if path else None
     if not isinstance(found, Translations):
         found = _read(files)
+        found.key = key
         if path:
             write_pickle(path, found)
     return found

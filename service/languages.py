@@ -14,11 +14,14 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from fpkg.names import fold_name
+from fpkg.pickles import read_pickle, write_pickle
 from kg_dump.hpo_profiles import HpoProfiles
 from kg_dump.translations import CJK, LANGUAGES, Translations, cjk_key, label_key, strip_accents, word_key
 
+FORMAT = 1  # of the cached translator
 MAX_LABEL_WORDS = 10
 MIN_SINGLE_WORD = 5  # a one-word label shorter than this is too often a common word
 _LETTERS = re.compile(r"[^\W\d_]+|\d+")
@@ -139,6 +142,23 @@ class Reading:
 
 
 class Translator:
+    @classmethod
+    def cached(cls, translations: Translations, hpo: HpoProfiles, cache_dir: Path | None) -> Translator:
+        """A translator made once per translations and HPO release and kept in `cache_dir` (folding some
+        130k labels takes seconds)."""
+        path = cache_dir / "hpo" / f"translator-{FORMAT}-{translations.key}-{hpo.release}-{len(hpo.terms)}.pickle" \
+            if cache_dir and translations.key and hpo.release else None
+        made = read_pickle(path) if path else None
+        if not isinstance(made, cls):
+            made = cls(translations, hpo)
+            if path:
+                write_pickle(path, made)
+        made.hpo = hpo  # shared, not a copy
+        return made
+
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k != "hpo"}  # the profiles are kept on their own
+
     def __init__(self, translations: Translations, hpo: HpoProfiles):
         index = {hp_id: term for term, hp_id in enumerate(hpo.terms)}
         self.hpo = hpo

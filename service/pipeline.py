@@ -171,7 +171,8 @@ class Pipeline:
         hpo = load_hpo_profiles(settings.hpo_dir, settings.cache_dir) if settings.with_hpo else HpoProfiles.empty()
         ontology = PhenotypeOntology.from_store(reads, hpo)
         profiles = DiseaseProfiles.from_store(reads, hpo)
-        translator = Translator(load_translations(folder_of(settings, HPO_TRANSLATIONS), settings.cache_dir), hpo)
+        translator = Translator.cached(load_translations(folder_of(settings, HPO_TRANSLATIONS), settings.cache_dir),
+                                       hpo, settings.cache_dir)
         progress(f"languages read besides English: {', '.join(translator.languages()) or 'none'}")
         findings = FindingLinker(hpo, linker.known_words, ontology.term_node, settings.cache_dir,
                                  translator.finding_keys())
