@@ -3,6 +3,7 @@
     diagnosis     accuracy of the differential on a question file (Publication set by default)
     ask-relations  what a question asks, recognised however worded: our paraphrases, dev and test, both modes
     option-links  does each answer option name link to its own disease (the phenopacket set's names)
+    multilingual  questions and descriptions in the HPO's other languages against the same ones in English
     generalise    dev/test sets from public data (held-out papers, simulated patients): ranker and a baseline
     calibrate     fit the top answer's confidence on the dev cases; its Brier score and reliability on test
     fit-weights   fit each kind of evidence's weight on the dev cases (diagnosis/evidence/weights.json)

@@ -113,7 +113,9 @@ QUESTIONS = {
                                          Answered("Nothing found for “cause Qwerty-Uiop”")),
     "french around a name": ("Quels gènes causent le Kabuki syndrome ?", Answered("KMT2D")),
     "german with an english name": ("Welche Gene verursachen Kabuki syndrome?", Answered("KMT2D")),
-    "spanish": ("¿Qué fenotipos faciales tiene el síndrome de Noonan?", Answered("Nothing found for")),
+    # issue 45: the HPO's languages are read; one it does not speak is not guessed
+    "spanish": ("¿Qué fenotipos faciales tiene el síndrome de Noonan?", Answered("Read as Spanish")),
+    "russian": ("Какие гены вызывают синдром Нунан?", Answered("Nothing found for")),
 }
 
 
@@ -217,7 +219,8 @@ CASES = {
     "malformed hgvs chained": (case(variant="c.2443-2A>G>T>>C"), Answered("CHARGE syndrome")),
     "malformed hgvs brackets": (case(variant="NM_;;;[[[(((c.1A>G"), Answered("CHARGE syndrome")),
     "hgvs with control chars": (case(variant="\x00c.2443\x1b-2A>G"), Answered("CHARGE syndrome")),
-    "non-latin phenotype": (case(phenotypes=("眼距过宽",), gene=None), Answered(notice="matches no HPO phenotype")),
+    "non-latin phenotype": (case(phenotypes=("гипертелоризм",), gene=None),
+                            Answered(notice="matches no HPO phenotype")),
     "emoji phenotype": (case(phenotypes=("😀",), gene=None), Answered(notice="matches no HPO phenotype")),
     "html in every text field": (case(ethnicity=HTML, sex=HTML, variant=HTML, phenotypes=(HTML, "Proptosis")),
                                  Answered(not_contains="<script")),

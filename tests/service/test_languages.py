@@ -69,6 +69,8 @@ def test_a_finding_typed_in_french_in_the_form_links_to_its_term(pipeline):
     linked = {link.mention: (link.name, link.method) for link in result.links if link.type != "GENE"}
     assert linked["Fente palatine"] == ("Cleft palate", "translation")
     assert linked["Hypertélorisme"][0] == "Hypertelorism"
+    chinese = pipeline.diagnose(DiagnosisCase(phenotypes=("眼距过宽",)))
+    assert [(link.name, link.method) for link in chinese.links] == [("Hypertelorism", "translation")]
 
 
 @pytest.mark.parametrize("text", [
