@@ -28,7 +28,8 @@ def evidence_key(evidence: EvidenceGraph, title: str) -> str:
     graph = evidence.graph
     nodes = sorted((n, d.get("label"), d.get("name"), d.get("column")) for n, d in graph.nodes(data=True))
     edges = sorted((head, tail, data.get("relation")) for head, tail, data in graph.edges(data=True))
-    shown = repr((title, nodes, edges, sorted(evidence.matched), evidence.answer, evidence.left_out))
+    shown = repr((title, nodes, edges, sorted(evidence.matched), sorted(evidence.unmatched), evidence.answer,
+                  evidence.left_out))
     return hashlib.sha256(shown.encode()).hexdigest()[:24]
 
 

@@ -15,6 +15,7 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from fpkg.display import plain
 from retrieval.result import Link, Triple
 
 if TYPE_CHECKING:  # networkx and matplotlib load with the first picture, not at the app's start
@@ -40,6 +41,7 @@ class EvidenceGraph:
     matched: set[int] = field(default_factory=set)
     answer: int | None = None
     left_out: int = 0  # nodes over the per-column limit, said in the title
+    unmatched: set[int] = field(default_factory=set)  # the patient's findings no drawn disease shows
 
 
 def evidence_graph(triples: list[Triple], links: list[Link] = (), diseases: list[int] = (),
@@ -63,7 +65,26 @@ def evidence_graph(triples: list[Triple], links: list[Link] = (), diseases: list
     for t in kept:
         if t.head_id in allowed and t.tail_id in allowed:
             graph.add_edge(t.head_id, t.tail_id, relation=t.relation)
-    return EvidenceGraph(graph, matched & set(graph), answer if answer in graph else None, left_out)
+    unmatched = _given_findings(graph, links)
+    return EvidenceGraph(graph, (matched & set(graph)) - unmatched, answer if answer in graph else None, left_out,
+                         unmatched)
+
+
+GIVEN = ("FACIAL_PHENOTYPE", "FINDING")  # findings the patient has (absent ones are not drawn)
+
+
+def _given_findings(graph: nx.DiGraph, links: list[Link]) -> set[int]:
+    """Every finding given that the drawn evidence lacks, added on its own in the phenotype column: the
+    picture shows all the patient's findings, those no drawn disease shows marked as such."""
+    added = set()
+    for place, link in enumerate(links):
+        if link.type not in GIVEN or not link.name or not (link.node_id is not None or link.ids):
+            continue
+        node = link.node_id if link.node_id is not None else -1 - place  # a finding only HPO names
+        if node not in graph:
+            graph.add_node(node, label="FacePhenotype", name=link.name, column=COLUMNS["FacePhenotype"])
+            added.add(node)
+    return added
 
 
 def _has_disease(triple: Triple) -> bool:
@@ -100,19 +121,20 @@ def render_png(evidence: EvidenceGraph, title: str = "") -> bytes | None:
     nx.draw_networkx_edges(graph, positions, ax=axes, edge_color="#bbbbbb", width=0.8, arrows=True,
                            arrowsize=8, node_size=260)
     nodes = list(graph)
-    colours = [MATCHED_COLOUR if n in evidence.matched else COLOURS.get(graph.nodes[n]["label"], "#cccccc")
-               for n in nodes]
-    edges = ["black" if n in evidence.matched or n == evidence.answer else "white" for n in nodes]
+    colours = ["white" if n in evidence.unmatched else MATCHED_COLOUR if n in evidence.matched
+               else COLOURS.get(graph.nodes[n]["label"], "#cccccc") for n in nodes]
+    edges = [MATCHED_COLOUR if n in evidence.unmatched else "black" if n in evidence.matched or n == evidence.answer
+             else "white" for n in nodes]
     sizes = [520 if n == evidence.answer else 260 for n in nodes]
     nx.draw_networkx_nodes(graph, positions, ax=axes, nodelist=nodes, node_color=colours, edgecolors=edges,
-                           linewidths=[2.2 if e == "black" else 0.8 for e in edges], node_size=sizes)
+                           linewidths=[0.8 if e == "white" else 2.2 for e in edges], node_size=sizes)
     columns = sorted({x for x, _ in positions.values()})
     for node_id, size in zip(nodes, sizes, strict=True):
         x, y = positions[node_id]
         _label(axes, graph.nodes[node_id]["name"], x, y, columns,
                bold=node_id == evidence.answer or node_id in evidence.matched, node_size=size)
-    axes.legend(handles=_legend(), loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=6, fontsize=8,
-                frameon=False)
+    axes.legend(handles=_legend(bool(evidence.unmatched)), loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=7,
+                fontsize=8, frameon=False)
     more = f" (+{evidence.left_out} more not drawn)" if evidence.left_out else ""
     axes.set_title(f"{title}{more}", fontsize=10)
     axes.set_xlim(-0.3, 1.3)
@@ -140,7 +162,7 @@ def _positions(graph: nx.DiGraph) -> dict[int, tuple[float, float]]:
 def _label(axes, name: str, x: float, y: float, columns: list[float], bold: bool, node_size: float) -> None:
     """Outer columns get their labels outside (left, right), inner ones below the node; offsets in
     points so they clear the node whatever the figure's height."""
-    text = textwrap.shorten(name, LABEL_WIDTH, placeholder="…")
+    text = textwrap.shorten(plain(name), LABEL_WIDTH, placeholder="…")
     gap = math.sqrt(node_size) / 2 + 3  # the marker's radius in points, plus a little
     style = {"fontsize": 7.5, "fontweight": "bold" if bold else "normal", "textcoords": "offset points"}
     if len(columns) > 1 and x == columns[0]:
@@ -152,11 +174,14 @@ def _label(axes, name: str, x: float, y: float, columns: list[float], bold: bool
                       bbox={"boxstyle": "round,pad=0.1", "facecolor": "white", "edgecolor": "none", "alpha": 0.7})
 
 
-def _legend() -> list[Line2D]:
+def _legend(with_unmatched: bool = False) -> list[Line2D]:
     from matplotlib.lines import Line2D
 
     handles = [Line2D([], [], marker="o", linestyle="", markersize=8, markerfacecolor=COLOURS[label],
                       markeredgecolor="white", label=name) for name, label in LEGEND]
     handles.append(Line2D([], [], marker="o", linestyle="", markersize=8, markerfacecolor=MATCHED_COLOUR,
                           markeredgecolor="black", label="patient's phenotype"))
+    if with_unmatched:
+        handles.append(Line2D([], [], marker="o", linestyle="", markersize=8, markerfacecolor="white",
+                              markeredgecolor=MATCHED_COLOUR, label="patient's, not shown by these diseases"))
     return handles

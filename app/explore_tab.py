@@ -103,7 +103,7 @@ def build_tab(pipeline: Pipeline, access: Access) -> None:
             gr.Examples([[example] for example in EXAMPLES], inputs=[name], label="Examples")
         with gr.Column(scale=3):
             message = gr.Markdown("", elem_id="explore-message")
-            plot = gr.Plot(label="Gene → variants → facial phenotypes → diseases", elem_id="explore-plot")
+            plot = gr.Plot(label="Flows (in the order the figure's title gives)", elem_id="explore-plot")
             html = gr.File(label="Interactive HTML", elem_id="explore-html")
     table = gr.Dataframe(headers=TABLE_HEADERS, label="The same links as a table", interactive=False, wrap=True,
                          elem_id="explore-table", max_height=400)

@@ -190,7 +190,7 @@ def _evidence_panel(prefix: str, with_ranked: bool) -> list[gr.components.Compon
         components.append(gr.Dataframe(headers=EMPTY_RANKED, label="Ranked differential (score and its parts)",
                                        interactive=False, wrap=False,
                                        column_widths=ranked_widths(EMPTY_RANKED),
-                                       elem_id=f"{prefix}-ranked", max_height=420, render=False))
+                                       elem_id=f"{prefix}-ranked", max_height=560, render=False))
     triples = gr.Dataframe(headers=TRIPLE_HEADERS, datatype=TRIPLE_TYPES, label="Retrieved triples",
                            interactive=False, wrap=True, column_widths=TRIPLE_WIDTHS,
                            elem_id=f"{prefix}-triples", max_height=360)

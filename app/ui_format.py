@@ -13,6 +13,7 @@ import pandas as pd
 from app.evidence_cache import PictureCache, shared_cache
 from app.evidence_plot import evidence_graph
 from diagnosis.ranker import ELIMINATION
+from fpkg.display import plain
 from service.answers import linked_names
 from service.pipeline import PipelineResult
 
@@ -31,7 +32,8 @@ EMPTY_RANKED = ["#", "disease", "score", "id", "evidence"]  # before the first a
 _WIDTHS = {"#": "40px", "disease": "190px", "score": "68px", "option": "64px", "id": "116px", "evidence": "204px",
            "gene": "60px", "variant": "78px", "findings": "82px", "like patients": "116px", "literature": "92px",
            "age, sex": "82px", "elimination": "104px"}  # each measured in the browser at 12 px, with the sort mark
-# One line per row (the evidence in full is in the answer above), headers never broken or cut, in the
+# One line per row (the evidence in full is in the answer above) but for the rank and the name, which wrap
+# rather than being cut; headers never broken or cut, in the
 # page's sans-serif at a compact size (the monospace default needs ~100 px more than a 1,400 px page has).
 APP_CSS = """
 #diag-ranked th, #diag-ranked th *, #diag-ranked td, #diag-ranked td * { font-family: var(--font) !important;
@@ -40,6 +42,10 @@ APP_CSS = """
   overflow-wrap: normal !important; text-overflow: clip !important; }
 #diag-ranked th { padding-left: 6px !important; padding-right: 6px !important; }
 #diag-ranked td { padding: 2px 6px !important; }
+#diag-ranked [role=gridcell][data-col="0"], #diag-ranked [role=gridcell][data-col="0"] *,
+#diag-ranked [role=gridcell][data-col="1"], #diag-ranked [role=gridcell][data-col="1"] * {
+  white-space: normal !important; overflow-wrap: anywhere !important; text-overflow: clip !important;
+  overflow: visible !important; }
 """
 TRIPLE_HEADERS = ["head", "relation", "tail", "source", "PMID"]
 TRIPLE_TYPES = ["str", "str", "str", "str", "markdown"]
@@ -63,8 +69,8 @@ def ranked_table(result: PipelineResult) -> pd.DataFrame:
         ids = " / ".join(filter(None, (ranked.disease_id, *ranked.other_ids)))
         parts = [round(sum(ranked.parts.get(kind, 0.0) for kind in PART_COLUMNS[name]), 3) for name in shown]
         option = [ranked.option or ""] if selective else []
-        rows.append([marker, ranked.title, round(ranked.score, 3), *parts, *option,
-                     ids or ("not in graph" if not ranked.in_graph else ""), "; ".join(ranked.evidence)])
+        rows.append([marker, plain(ranked.title), round(ranked.score, 3), *parts, *option,
+                     ids or ("not in graph" if not ranked.in_graph else ""), plain("; ".join(ranked.evidence))])
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -75,7 +81,7 @@ def ranked_widths(columns) -> list[str]:
 
 def triple_rows(result: PipelineResult) -> list[list[str]]:
     """head, relation, tail, source and PMIDs as markdown links to PubMed."""
-    return [[t.head, t.relation, t.tail, t.source,
+    return [[plain(t.head), t.relation, plain(t.tail), t.source,
              ", ".join(f"[{pmid}]({PUBMED.format(pmid)})" for pmid in t.pmids)]
             for t in result.triples[:MAX_TRIPLE_ROWS]]
 
@@ -102,7 +108,7 @@ def answer_markdown(answer: str) -> str:
     """The answer as text: it can echo what the user typed, which must never become HTML. Only what
     could open a tag or an entity is escaped ('<', '&'): a variant's '>' ('c.16295G>A') stays as written,
     and the API returns it so too."""
-    return _ENTITY.sub("&amp;", answer).replace("<", "&lt;")
+    return _ENTITY.sub("&amp;", plain(answer)).replace("<", "&lt;")
 
 
 FINDING_LINKS = ("FACIAL_PHENOTYPE", "FINDING", "ABSENT_FINDING")

@@ -74,6 +74,9 @@ def glee_baseline(pipeline, questions: list[str], refit_questions: int) -> dict[
 
 # ---- starts in a subprocess --------------------------------------------------------------
 
+STAGES_SHOWN = 6  # the slowest start-up stages in the summary (all are in the JSON)
+
+
 def child() -> None:
     """Entry point of a start subprocess: start the pipeline, answer one question, print JSON."""
     from bench.runtime import limit_threads, start_pipeline
@@ -91,7 +94,8 @@ def child() -> None:
     out = {"ready_s": round(ready, 2), "first_answer_s": round(first, 2),
            "graph_built": bool(report and not report.skipped), "build_seconds": report.seconds if report else {},
            "peak_rss_mb": peak_rss_mb(),
-           "server_rss_mb": server_rss_mb(pipeline.store)}
+           "server_rss_mb": server_rss_mb(pipeline.store),
+           "stages_s": pipeline.start_stages}
     pipeline.close()
     print(json.dumps(out))
 
@@ -180,6 +184,9 @@ def summary(result: dict[str, Any]) -> str:
         lines.append(f"  cold start {cold['ready_s']} s to ready, {cold['first_answer_s']} s to the first answer "
                      f"({cold['process_s']} s with imports); restart from snapshot {restart['ready_s']} s / "
                      f"{restart['first_answer_s']} s")
+        for name, start in (("cold start", cold), ("restart", restart)):
+            slowest = sorted(start.get("stages_s", []), key=lambda stage: -stage[1])[:STAGES_SHOWN]
+            lines += [f"    {name}: {seconds:>6.2f} s  {message[:90]}" for message, seconds in slowest]
     memory = result["memory"]
     cold = f"; cold-start process {result['starts']['cold']['peak_rss_mb']} MB" if "starts" in result else ""
     lines.append(f"  peak memory: this process {memory['bench_peak_rss_mb']} MB, FalkorDB server "

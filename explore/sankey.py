@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from explore.flows import Flows
+from fpkg.display import plain
 
 if TYPE_CHECKING:  # plotly loads with the first picture, not at the app's start
     import plotly.graph_objects as go
@@ -29,7 +30,7 @@ def sankey_figure(flows: Flows) -> go.Figure:
     links = flows.links()
     figure = go.Figure(go.Sankey(
         arrangement="snap",
-        node={"label": [node.name for node in nodes], "color": [NODE_COLOURS[node.kind] for node in nodes],
+        node={"label": [node_label(node.name) for node in nodes], "color": [NODE_COLOURS[node.kind] for node in nodes],
               "customdata": [node.kind for node in nodes], "pad": 12, "thickness": 16,
               "hovertemplate": "%{label} (%{customdata})<br>%{value} in and out<extra></extra>"},
         link={"source": [index[source] for source, _, _, _ in links],
@@ -51,9 +52,15 @@ def table_rows(flows: Flows) -> list[list]:
 
 
 def write_html(figure: go.Figure, path: Path) -> Path:
-    """A standalone page (plotly.js inside: it opens without the internet)."""
-    figure.write_html(path, include_plotlyjs=True, full_html=True)
+    """A page of the figure, plotly.js loaded from its CDN (pinned to this plotly's version): inside, the
+    page would weigh 4.6 MB for a few kB of flows."""
+    figure.write_html(path, include_plotlyjs="cdn", full_html=True)
     return path
+
+
+def node_label(name: str) -> str:
+    """A node's name as a label: full-width forms in ASCII, the quotes some sources wrap names in left out."""
+    return plain(name).strip().strip("\"'“”‘’").strip()
 
 
 def _tallest_column(flows: Flows) -> int:

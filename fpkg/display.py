@@ -16,6 +16,15 @@ _HGVS = re.compile(r"\b[cgmnpr]\.\s*[\d*(\[A-Z-]")
 _SENTENCE_WORDS = 5
 
 
+# full-width forms ("（IDDFBA）" in FPKG's names) as their ASCII letters: many fonts draw them as empty boxes
+_FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+
+
+def plain(text: str) -> str:
+    """`text` with full-width punctuation, letters and digits written in ASCII."""
+    return text.translate(_FULL_WIDTH)
+
+
 def clean(text: object) -> str:
     """One line of display text: HTML entities decoded (`&gt;` -> `>`), runs of spaces made one."""
     return _SPACES.sub(" ", html.unescape(str(text if text is not None else ""))).strip()

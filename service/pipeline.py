@@ -109,6 +109,22 @@ def overlay_path(settings: Settings) -> Path:
     return access_settings(settings).state_dir / OVERLAY_FILE
 
 
+class StartStages:
+    """The start's progress messages, each timed until the next: where a start spends its seconds."""
+
+    def __init__(self, progress: Callable[[str], None]):
+        self.progress, self.marks = progress, [("checking the LLM backend and the sources", time.perf_counter())]
+
+    def said(self, message: str) -> None:
+        self.marks.append((message, time.perf_counter()))
+        self.progress(message)
+
+    def seconds(self) -> list[tuple[str, float]]:
+        """(message, seconds until the next message), the last (ready) left out."""
+        return [(message, round(after - at, 3))
+                for (message, at), (_, after) in zip(self.marks[:-1], self.marks[1:], strict=True)]
+
+
 class Pipeline:
     evidence_chars = EVIDENCE_CHARS  # how much evidence an LLM is given (bench context-size varies it)
 
@@ -117,6 +133,7 @@ class Pipeline:
                  profiles: DiseaseProfiles, findings: FindingLinker, startup_reads: GraphStore | None = None,
                  curated: CuratedLayer | None = None, translator: Translator | None = None):
         self.settings, self.store, self.linker, self.recognizer = settings, store, linker, recognizer
+        self.start_stages: list[tuple[str, float]] = []  # set by start(): each start-up stage's seconds
         # questions and descriptions in the HPO's other languages, read into English (service/languages.py)
         self.translator = translator or Translator(Translations(), findings.hpo)
         # a pipeline made in code without one: the overlay of the settings, not replayed
@@ -150,6 +167,8 @@ class Pipeline:
         from ner.predict import EntityRecognizer
 
         started = time.perf_counter()
+        stages = StartStages(progress)
+        progress = stages.said  # each message starts a stage: how long each took is kept (bench perf)
         check_backend(settings)  # a misconfigured LLM is reported now, not at the first request
         ensure_sources(settings, progress)  # a first start fetches what is missing, each file checked
         progress(releases_line(settings))
@@ -184,6 +203,7 @@ class Pipeline:
                        translator)
         reads.save()
         progress(f"ready in {time.perf_counter() - started:.1f} s")
+        pipeline.start_stages = stages.seconds()
         return pipeline
 
     def retriever(self, mode: str, wait_s: float = -1) -> Retriever:

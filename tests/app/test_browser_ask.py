@@ -78,6 +78,12 @@ def test_the_ranked_table_is_readable_at_1400_px(page):
             .filter(c => { const r = c.getBoundingClientRect(); return r.height > 0 && r.top >= box.top
                                                                     && r.bottom <= box.bottom; }).length; }""")
     assert rows >= 5, rows  # compact rows: more than two are shown
+    cut = page.evaluate("""() => [...document.querySelectorAll(
+            '#diag-ranked [role=gridcell][data-col="0"], #diag-ranked [role=gridcell][data-col="1"]')]
+        .filter(c => [c, ...c.querySelectorAll('*')].some(e => e.clientWidth > 0
+                                                          && e.scrollWidth > e.clientWidth + 1))
+        .map(c => c.innerText)""")
+    assert not cut, cut  # ranks and names whole (wrapped), never "Kabuki syndrome 1 (…" nor "1…"
 
 
 def test_a_comparison_shows_its_sections_each_on_its_own_line(page):

@@ -55,6 +55,20 @@ def test_evidence_graph_limits_each_column_but_keeps_matched_phenotypes():
     assert evidence.left_out == 10
 
 
+def test_every_finding_given_is_drawn_those_no_disease_shows_marked():
+    triples = [_triple(10, "CHARGE syndrome", "Disease", "Exhibit", 20, "Coloboma", "FacePhenotype")]
+    links = [Link("coloboma", "FACIAL_PHENOTYPE", 20, "FacePhenotype", "Coloboma", 1.0, "exact"),
+             Link("ptosis", "FACIAL_PHENOTYPE", 21, "FacePhenotype", "Ptosis", 1.0, "exact"),
+             Link("seizures", "FINDING", None, None, "Seizure", 1.0, "exact", ("HP:0001250",)),
+             Link("no cleft palate", "ABSENT", None, None, "Cleft palate", 1.0, "exact", ("HP:0000175",)),
+             Link("zzz", "FACIAL_PHENOTYPE", None, method="none")]
+    evidence = evidence_graph(triples, links, diseases=[10], answer=10)
+    names = {evidence.graph.nodes[n]["name"] for n in evidence.graph}
+    assert names == {"CHARGE syndrome", "Coloboma", "Ptosis", "Seizure"}  # absent and unread ones are not drawn
+    assert evidence.matched == {20} and len(evidence.unmatched) == 2 and 21 in evidence.unmatched
+    assert render_png(evidence, "Evidence").startswith(PNG_MAGIC)
+
+
 def test_nothing_to_draw_gives_no_picture():
     assert render_png(evidence_graph([], [])) is None
 

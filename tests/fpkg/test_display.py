@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fpkg.display import clean, display_name, hgvs, is_sentence
+from fpkg.display import clean, display_name, hgvs, is_sentence, plain
 
 
 @pytest.mark.parametrize(("stored", "shown"), [
@@ -29,3 +29,8 @@ def test_a_sentence_is_no_name():
     assert is_sentence("CHD7 mutations account for ~60% of cases of CHARGE syndrome")
     assert not is_sentence("CHD7")
     assert not is_sentence("c.3838C > T; p. Arg1280Cys in exon 17")
+
+
+def test_full_width_forms_are_shown_in_ascii():
+    assert plain("Intellectual developmental disorder（IDDFBA）") == "Intellectual developmental disorder(IDDFBA)"
+    assert plain("Ｆ１：ａ") == "F1:a" and plain("眼距过宽") == "眼距过宽"  # other scripts as they are

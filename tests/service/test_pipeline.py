@@ -11,7 +11,7 @@ import pytest
 from diagnosis.ranker import DiagnosisCase
 from fpkg.errors import InputError
 from llm.factory import clear_cache
-from service.pipeline import NOTHING_TO_ANSWER, Pipeline
+from service.pipeline import NOTHING_TO_ANSWER, Pipeline, StartStages
 from tests.support.hardening_support import pipeline_like
 from tests.support.openai_server import running_server
 
@@ -139,3 +139,17 @@ def test_a_curated_cause_reaches_the_next_diagnosis_and_its_undo_too(pipeline):
     finally:
         pipeline.curated.undo(batch.batch, "ada")
     assert not linked_by_gene()
+
+
+def test_each_start_up_stage_is_timed(pipeline):
+    said = []
+    stages = StartStages(said.append)
+    stages.said("opening the store")
+    stages.said("ready")
+    timed = stages.seconds()
+    assert said == ["opening the store", "ready"] and [m for m, _ in timed] == [
+        "checking the LLM backend and the sources", "opening the store"]
+    assert all(seconds >= 0 for _, seconds in timed)
+    messages = [message for message, _ in pipeline.start_stages]
+    assert any(m.startswith("opening the") and "graph store" in m for m in messages)
+    assert any(m.startswith("loading the entity linker") for m in messages)
