@@ -23,7 +23,7 @@ TABLES = ("exactmatch_omim.tsv", "exactmatch_orphanet.tsv", "exactmatch_omimps.t
           "labels.tsv", "disease_series_by_gene.tsv")
 CREDIT = "Mondo Disease Ontology (Vasilevsky et al.), https://mondo.monarchinitiative.org, CC BY 4.0"
 # The tables' MONDO commit and date, as the folder's README gives them.
-CACHE_FORMAT = 1  # of the pickled tables: a new format is made anew
+CACHE_FORMAT = 2  # of the pickled tables: a new format is made anew
 RELEASE = "monarch-initiative/mondo at fad2512b4845f483fc1268cdf0bf7a8ef43697cb (2026-08-21)"
 _PREFIXES = {"Orphanet:": "ORPHA:"}  # as HPO writes Orphanet ids
 
@@ -78,7 +78,7 @@ class Mondo:
         mondo = read_pickle(path)
         if not isinstance(mondo, cls):
             mondo = cls.load(folder)
-            _ = mondo.ids_of, mondo.by_name, mondo.by_words  # made once, kept with it
+            _ = mondo.ids_of, mondo.by_name, mondo.by_words, mondo.name_words  # made once, kept with it
             write_pickle(path, mondo)
         return mondo
 
@@ -133,6 +133,18 @@ class Mondo:
         """The same, keyed by the name's words in any order ("renal tubular acidosis, distal, 2" is
         "distal renal tubular acidosis 2": the same words, numbers included)."""
         return _unique_keys(self._names(), _sorted_words)
+
+    @cached_property
+    def name_words(self) -> frozenset[str]:
+        """Every folded word of every name: a run of words holding another is no name (a fast test)."""
+        return frozenset(word for name, _ in self._names() for word in fold_name(name).split())
+
+    def named_folded(self, folded: str) -> str | None:
+        """`named` for a name already folded (`fold_name`): a question's runs of words, folded once."""
+        words = folded.split()
+        if not words or not all(word in self.name_words for word in words):
+            return None
+        return self.by_name.get(folded) or self.by_words.get(" ".join(sorted(words)))
 
     def _names(self) -> list[tuple[str, str]]:
         return [*((label, m) for m, label in self.labels.items()),

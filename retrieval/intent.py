@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-from fpkg.names import normalise
+from fpkg.names import fold_name, normalise
 from graphstore import schema
 from retrieval.linking import EntityLinker
 from retrieval.result import Link
@@ -76,6 +76,7 @@ def find_mentions(question: str, linker: EntityLinker, alternatives: bool = Fals
     words = [(m.group(), m.start(), m.end()) for m in _WORD.finditer(question)]
     # a run's key is its tokens' keys joined: what normalise() gives the run's text, tokens folded once
     pieces = [normalise(token) for token, _, _ in words]
+    folds = [fold_name(token) for token, _, _ in words]  # as MONDO's names are keyed (plurals kept)
     wordlike = [_is_word(token) for token, _, _ in words]  # a name starts and ends with a word, not punctuation
     vocabularies = {label: linker.vocabulary(label) for label in LABEL_TO_TYPE}
     ordinary = ordinary_words(linker)
@@ -93,7 +94,8 @@ def find_mentions(question: str, linker: EntityLinker, alternatives: bool = Fals
                      and (label != "Genotype" or _written_as_gene(words, i, text, ordinary))]
             found = [link for link in found if link.node_id is not None]
             if not found and (size > 1 or key not in ordinary):  # a name MONDO, OMIM or Orphanet gives it
-                named = linker.mondo_link(text) if linker.mondo else None
+                folded = " ".join(fold for fold in folds[i:i + size] if fold)
+                named = linker.mondo_link(text) if linker.mondo and linker.mondo.named_folded(folded) else None
                 found = [named] if named is not None and named.node_id is not None else []
             if found:
                 found.sort(key=lambda link: (link.method != "exact", list(LABEL_TO_TYPE).index(link.label)))

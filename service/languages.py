@@ -205,8 +205,11 @@ class Translator:
             return "ja" if counts["ja"] > counts["zh"] or "歳" in text else "zh"
         words = [fold_name(w) for w in _LETTERS.findall(strip_accents(text))]
         scores = {language: sum(w in common for w in words) for language, common in _COMMON_WORDS.items()}
+        if scores["en"] >= 3 and not any(score for language, score in scores.items() if language != "en"):
+            return "en"  # English through and through: its terms are not looked up in every language
+        folded = [word_key(w) for w in _LETTERS.findall(text)]
         for language in self.latin:  # a term named the language's own way counts twice
-            scores[language] = scores.get(language, 0) + 2 * self._foreign_terms(text, language)
+            scores[language] = scores.get(language, 0) + 2 * self._foreign_terms(folded, language)
         best = max(scores, key=lambda language: (scores[language], language == "en"))
         # two common words at least: one "de" in "Cornelia de Lange syndrome" makes no French
         return best if scores[best] > max(scores["en"], 1) and best in self.languages() else "en"
@@ -240,9 +243,8 @@ class Translator:
                 i += 1
         return spans
 
-    def _foreign_terms(self, text: str, language: str) -> int:
-        """How many of the text's words name a term in `language` otherwise than English does."""
-        folded = [word_key(w) for w in _LETTERS.findall(text)]
+    def _foreign_terms(self, folded: list[str], language: str) -> int:
+        """How many of the folded words name a term in `language` otherwise than English does."""
         return sum(" ".join(folded[i:i + n]) not in self.english_keys
                    for i, n, _ in self._latin_spans(folded, language))
 
