@@ -153,7 +153,7 @@ class Mondo:
     def named(self, name: str) -> str | None:
         """The MONDO id a disease name is, written as MONDO, OMIM or Orphanet write it (case,
         punctuation, accents and word order aside), or None."""
-        return self.by_name.get(fold_name(name)) or self.by_words.get(_sorted_words(name))
+        return self.named_folded(fold_name(name))
 
     def label(self, mondo_id: str) -> str:
         return self.labels.get(mondo_id, mondo_id)

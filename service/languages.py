@@ -183,7 +183,7 @@ class Translator:
             (self.cjk if language in CJK else self.latin)[language] = keys
         # English's own names and synonyms, folded: a text naming a term so is no sign of another language
         self.english_keys = {label_key(name, "en") for name in hpo.names} | {
-            label_key(synonym, "en") for synonyms in hpo.synonyms for synonym in synonyms}
+            label_key(synonym, "en") for synonyms in hpo.synonyms for synonym in synonyms} if self.latin else set()
         self.longest_cjk = max((len(k) for keys in self.cjk.values() for k in keys), default=0)
 
     def languages(self) -> list[str]:
@@ -231,17 +231,7 @@ class Translator:
 
     def _latin_spans(self, folded: list[str], language: str) -> list[tuple[int, int, tuple[str, int]]]:
         """(first word, words, (HP id, term)) of each translated label among the folded words, longest first."""
-        keys, spans, i = self.latin.get(language, {}), [], 0
-        while i < len(folded):
-            for n in range(min(MAX_LABEL_WORDS, len(folded) - i), 0, -1):
-                found = keys.get(" ".join(folded[i:i + n]))
-                if found:
-                    spans.append((i, n, found))
-                    i += n
-                    break
-            else:
-                i += 1
-        return spans
+        return _longest_first(folded, self.latin.get(language, {}), MAX_LABEL_WORDS, 1, " ".join)
 
     def _foreign_terms(self, folded: list[str], language: str) -> int:
         """How many of the folded words name a term in `language` otherwise than English does."""
@@ -263,23 +253,15 @@ class Translator:
         return len(self._cjk_spans(cjk_key(text), language))
 
     def _cjk_spans(self, text: str, language: str) -> list[tuple[int, int, tuple[str, int]]]:
-        keys, spans, i = self.cjk.get(language, {}), [], 0
-        while i < len(text):
-            for n in range(min(self.longest_cjk, len(text) - i), 1, -1):
-                found = keys.get(text[i:i + n])
-                if found:
-                    spans.append((i, i + n, found))
-                    i += n
-                    break
-            else:
-                i += 1
-        return spans
+        """(first character, characters, (HP id, term)) of each translated label in the text, longest first."""
+        return _longest_first(text, self.cjk.get(language, {}), self.longest_cjk, 2, str)
 
     def _read_cjk(self, text: str, language: str) -> Reading:
         normal = unicodedata.normalize("NFKC", text)
         reading = Reading("", language)
         pieces, at = [], 0
-        for start, end, (hp_id, term) in self._cjk_spans(normal.lower(), language):
+        for start, size, (hp_id, term) in self._cjk_spans(normal.lower(), language):
+            end = start + size
             english = self.hpo.names[term]
             reading.terms.append((normal[start:end], english, hp_id))
             pieces += [normal[at:start], f" {english}, "]
@@ -292,6 +274,22 @@ class Translator:
         rewritten = re.sub(r"(?<=[A-Za-z0-9.])(?=[^\x00-\x7f])|(?<=[^\x00-\x7f])(?=[A-Za-z0-9])", " ", rewritten)
         reading.text = " ".join(rewritten.split())
         return reading
+
+
+def _longest_first(units, keys: dict, longest: int, shortest: int, join) -> list[tuple[int, int, tuple]]:
+    """(start, length, value) of each run of `units` (words, or characters of a text) whose `join` is a key,
+    the longest at each place first, runs never overlapping."""
+    spans, i = [], 0
+    while i < len(units):
+        for n in range(min(longest, len(units) - i), shortest - 1, -1):
+            found = keys.get(join(units[i:i + n]))
+            if found:
+                spans.append((i, n, found))
+                i += n
+                break
+        else:
+            i += 1
+    return spans
 
 
 def _named(pattern: re.Pattern, english: str, text: str, terms: list) -> str:
