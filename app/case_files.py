@@ -16,6 +16,7 @@ from app.exports import uploaded_file
 from app.form_fields import parse_form_sex, split_findings
 from app.ui_examples import FORM_LETTERS
 from diagnosis.ranker import DiagnosisCase
+from fpkg.display import age_words
 from fpkg.errors import InputError
 from service.case_input import Composed, compose, packet_case, read_phenopacket
 from service.result_export import differential_files
@@ -46,13 +47,14 @@ def fill_form(pipeline, access: Access, text: str, request: gr.Request = None) -
     except InputError as e:
         raise gr.Error(str(e), title="Please fix the input", print_exception=False) from e
     case = packet_case(packet, pipeline.ontology)
-    findings = [*case.phenotypes, *case.other_findings, *(f"no {name}" for name in case.excluded)]
+    ids = dict(case.terms)  # each finding with its own HPO id: read back as that term, never by its name alone
+    findings = [*(f"{name} ({ids[name]})" for name in (*case.phenotypes, *case.other_findings)),
+                *(f"no {name} ({ids[name]})" for name in case.excluded)]
+    age = age_words(case.age_years) if case.age_years is not None else ""
     read = (f"Read from the phenopacket {packet.id}: {len(packet.present)} findings present, "
             f"{len(packet.excluded)} absent" + (f", gene {case.gene}" if case.gene else "")
-            + (f", variant {case.variant}" if case.variant else "")
-            + (f", {case.age_years:g} years old" if case.age_years is not None else "")
+            + (f", variant {case.variant}" if case.variant else "") + (f", {age} old" if age else "")
             + (f", {case.sex}" if case.sex else "") + ". Check the form, then Diagnose.")
-    age = f"{case.age_years:g}" if case.age_years is not None else ""
     return age, case.sex or None, case.gene or "", case.variant or "", findings, read
 
 

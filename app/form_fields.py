@@ -19,11 +19,12 @@ import gradio as gr
 
 from fpkg.errors import InputError
 from fpkg.names import normalise
-from service.case_parser import SEXES, parse_sex
+from service.reader import SEXES, parse_sex
 from service.validation import NEGATED_ENTRY
 
 UNKNOWN_SEX = ("", "unknown", "not known", "none", "n/a", "na", "-", "?")
 _SEPARATORS = re.compile(r"[,;\n\r]+")
+_WITH_ID = re.compile(r"^[^\n;]*\(HP:\d{7}\)$")  # "Intellectual disability, mild (HP:0001256)" is one finding
 
 
 def findings_box(choices: list[str], **kwargs: Any) -> gr.Dropdown:
@@ -108,7 +109,7 @@ def split_findings(entries: Iterable[str] | str | None, known: Container[str] = 
         if not text:
             continue
         named = NEGATED_ENTRY.match(text)  # "no Intellectual disability, mild": the name after "no" is whole
-        whole = normalise(named.group(1) if named else text) in known
+        whole = normalise(named.group(1) if named else text) in known or _WITH_ID.search(text)
         pieces = [text] if whole else [p.strip() for p in _SEPARATORS.split(text)]
         found.extend(piece for piece in pieces if piece)
     return list(dict.fromkeys(found))

@@ -4,6 +4,7 @@
     ask-relations  what a question asks, recognised however worded: our paraphrases, dev and test, both modes
     option-links  does each answer option name link to its own disease (the phenopacket set's names)
     multilingual  questions and descriptions in the HPO's other languages against the same ones in English
+    reading       how descriptions are read: findings present, absent, of relatives, hedged; genes only where meant
     generalise    dev/test sets from public data (held-out papers, simulated patients): ranker and a baseline
     calibrate     fit the top answer's confidence on the dev cases; its Brier score and reliability on test
     fit-weights   fit each kind of evidence's weight on the dev cases (diagnosis/evidence/weights.json)
@@ -51,7 +52,7 @@ COMMAND_MODULES = ("bench.diagnosis", "bench.generalise", "bench.calibration", "
                    "bench.repeat", "bench.perf", "bench.suite", "bench.report", "bench.load", "bench.server_cost",
                    "bench.vector_speed", "bench.glee_check", "bench.ner_speed", "bench.gpu_smoke",
                    "bench.question_devset", "bench.cypher_prompts", "bench.context_size", "bench.option_links",
-                   "bench.ask_relations", "bench.multilingual")
+                   "bench.ask_relations", "bench.multilingual", "bench.reading")
 
 
 class Context:

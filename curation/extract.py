@@ -8,8 +8,8 @@ synonym, so every candidate links nodes the graph holds. Rule-based, from co-occ
   the sentence -> (Genotype)-[Affect]->(FacePhenotype);
 - when the whole text names exactly one disease, the findings and genes of its other sentences are
   tied to it (a case report names its diagnosis once and describes the patient elsewhere).
-Findings written as absent ("no cleft palate", ner.negation) give no fact. With an LLM configured,
-the app also asks it to pair the names found (`Extraction.add_suggested` keeps only pairs of those
+Findings written as absent or hedged ("no cleft palate", "possible ptosis": ner.context) give no fact. With an
+LLM configured, the app also asks it to pair the names found (`Extraction.add_suggested` keeps only pairs of those
 names in a curated pattern). A curator reviews every candidate before anything is merged.
 """
 
@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from curation.facts import CURATED_PATTERNS, Fact
 from fpkg.errors import InputError
-from ner.negation import is_negated
+from ner.context import ABSENT, HEDGED, PRESENT, Target, context_reader
 from ner.recognizer import Recognizer
 from retrieval.intent import LABEL_TO_TYPE, find_mentions
 from retrieval.linking import EntityLinker
@@ -82,6 +82,21 @@ def mentions(sentence: str, linker: EntityLinker, recognizer: Recognizer | None)
     return found
 
 
+def _polarities(sentence: str, links: list[Link]) -> list[str]:
+    """Each facial phenotype's polarity in the sentence (ner/context.py); other names are taken as written."""
+    lowered = sentence.lower()
+    targets, at = [], []
+    for i, link in enumerate(links):
+        start = lowered.find(link.mention.lower())
+        if link.label == "FacePhenotype" and start >= 0:
+            targets.append(Target(start, start + len(link.mention)))
+            at.append(i)
+    read = [PRESENT] * len(links)
+    for i, polarity in zip(at, context_reader().polarities(sentence, targets) if targets else [], strict=True):
+        read[i] = polarity
+    return read
+
+
 def extract(text: str, linker: EntityLinker, recognizer: Recognizer | None = None) -> Extraction:
     text = (text or "").strip()
     if not text:
@@ -93,11 +108,11 @@ def extract(text: str, linker: EntityLinker, recognizer: Recognizer | None = Non
     absent: list[str] = []
     for sentence in sentences(text):
         names: dict[str, list[str]] = {label: [] for label in KINDS}
-        for link in mentions(sentence, linker, recognizer):
-            if link.label not in names or not link.name or link.name in names[link.label]:
+        links = [link for link in mentions(sentence, linker, recognizer) if link.label in names and link.name]
+        for link, polarity in zip(links, _polarities(sentence, links), strict=True):
+            if link.name in names[link.label]:
                 continue
-            start = sentence.lower().find(link.mention.lower())
-            if link.label == "FacePhenotype" and start >= 0 and is_negated(sentence, start, start + len(link.mention)):
+            if polarity in (ABSENT, HEDGED):  # "no cleft palate", "possible ptosis": no fact
                 absent.append(link.mention)
                 continue
             names[link.label].append(link.name)

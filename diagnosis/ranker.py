@@ -34,7 +34,7 @@ from fpkg.names import fold_name, without_abbreviation
 from graphstore.schema import DIAGNOSED, DISEASE, SAMPLE
 from graphstore.store import GraphStore
 from kg_dump.cardinal import is_cardinal
-from retrieval.findings import FINDING, HPO_ID, FindingLinker
+from retrieval.findings import FINDING, FindingLinker, term_id
 from retrieval.hold_out import NOTHING_HELD_OUT, HoldOut
 from retrieval.linking import EntityLinker
 from retrieval.options import link_option
@@ -63,6 +63,9 @@ class DiagnosisCase:
     options: dict[str, str] | None = None  # letter → disease name, for selective questions
     excluded: tuple[str, ...] = ()  # findings written as absent ("no cleft palate"): never used as present
     other_findings: tuple[str, ...] = ()  # present findings that are not facial (seizures, a heart defect)
+    # a finding's own HPO id where the reader or a phenopacket knows it ((mention, HP id), ...): linked as that
+    # term, not by its name ("Hypotonia" is HP:0001252, never the graph's facial phenotype nearest in name)
+    terms: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass
@@ -280,24 +283,26 @@ class DiagnosisRanker:
         if case.variant:
             found = self.linker.candidates(case.variant, "MUTATION", k=20, gene=case.gene)
             links.extend(found or [Link(case.variant, "MUTATION", None, method="none")])
+        known = dict(case.terms)
         for mention in case.phenotypes:
             # an HPO id is that term; a name, a facial phenotype of the graph first
-            link = self.findings.link(mention) if HPO_ID.fullmatch(mention.strip()) else \
-                self.linker.link(mention, "FACIAL_PHENOTYPE")
+            term = known.get(mention) or term_id(mention)
+            link = self.findings.link(term, mention) if term else self.linker.link(mention, "FACIAL_PHENOTYPE")
             if link.node_id is None and not link.ids:  # another HPO finding typed among the facial ones
                 link = self.findings.link(mention)
             links.append(link)
             if link.node_id is None and not link.ids:
                 notices.append(f"The finding {mention!r} matches no HPO phenotype or facial phenotype in the graph.")
         for mention in case.other_findings:
-            links.append(self._finding(mention, FINDING, notices))
+            links.append(self._finding(mention, FINDING, notices, known.get(mention)))
         for mention in case.excluded:
-            links.append(self._finding(mention, ABSENT, notices))
+            links.append(self._finding(mention, ABSENT, notices, known.get(mention)))
         return links, notices
 
-    def _finding(self, mention: str, kind: str, notices: list[str]) -> Link:
-        """Any HPO term, else a facial phenotype only the graph names (FPKG's own)."""
-        link = self.findings.link(mention)
+    def _finding(self, mention: str, kind: str, notices: list[str], hpo_id: str | None = None) -> Link:
+        """Any HPO term (by its id where known), else a facial phenotype only the graph names (FPKG's own)."""
+        term = hpo_id or term_id(mention)
+        link = self.findings.link(term, mention) if term else self.findings.link(mention)
         if not link.ids:
             link = self.linker.link(mention, "FACIAL_PHENOTYPE")
         if link.node_id is None and not link.ids:

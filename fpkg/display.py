@@ -54,3 +54,12 @@ def is_sentence(name: object) -> bool:
 def display_name(name: object, label: str | None) -> str:
     """A node's name for display: a variant in HGVS form, anything else cleaned."""
     return hgvs(name) if label == "Variation" else clean(name)
+
+
+def age_words(years: float) -> str:
+    """An age as a clinician writes it (and the form reads it back): months under two years, else years
+    ("11 months", "18 months", "4.5 years")."""
+    if years < 2:
+        months = round(years * 12, 1)
+        return f"{months:g} month{'' if months == 1 else 's'}"
+    return f"{round(years, 2):g} years"

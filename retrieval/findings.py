@@ -31,9 +31,20 @@ MIN_CHARS = 4  # "ASD", "VSD": abbreviations in text are too often something els
 # common a word are no finding in text
 _NOT_A_FINDING = re.compile(r"\b(syndrome|disease|disorder)\b|^(?:abnormal|normal|absent|present)$")
 HPO_ID = re.compile(r"\bHP[:_](\d{7})\b", re.IGNORECASE)
+_BREAK = re.compile(r"[^\s\-/'’]")  # what no name runs over in free text: punctuation but hyphens and slashes
 
 
 NAMES_FORMAT = 1  # of the cached name keys
+_NAMED_ID = re.compile(r"\(\s*(HP[:_]\d{7})\s*\)\s*$", re.IGNORECASE)  # "Hypotonia (HP:0001252)"
+
+
+def term_id(mention: str) -> str | None:
+    """The HPO id a finding is written as, alone or after its name in brackets; None for a name alone."""
+    found = HPO_ID.fullmatch(mention.strip()) or _NAMED_ID.search(mention)
+    if not found:
+        return None
+    digits = re.search(r"\d{7}", found.group()).group()
+    return f"HP:{digits}"
 
 
 def _name_keys(hpo: HpoProfiles) -> tuple[dict[str, int], dict[int, list[str]]]:
@@ -69,11 +80,14 @@ class FindingLinker:
         self.exact, self.by_length = made
         self.of_id = {hpo_id: term for term, hpo_id in enumerate(hpo.terms)}
 
-    def link(self, mention: str) -> Link:
+    def link(self, mention: str, written: str | None = None) -> Link:
+        """The term `mention` names (an HPO id is that term); `written`: the mention to keep in the link, when
+        `mention` is the id it was read as."""
         by_id = HPO_ID.fullmatch(mention.strip())
         if by_id:
             term = self.of_id.get(f"HP:{by_id.group(1)}")
-            return Link(mention, FINDING, None, method="none") if term is None else self._link(mention, term, 1.0, "id")
+            written = written or mention
+            return Link(written, FINDING, None, method="none") if term is None else self._link(written, term, 1.0, "id")
         key = normalise(mention)
         term = self.exact.get(key)
         method = "synonym" if term is not None and normalise(self.hpo.names[term]) != key else "exact"
@@ -103,10 +117,12 @@ class FindingLinker:
         words = [w for w in re.finditer(r"[A-Za-z0-9]+(?:['’-][A-Za-z0-9]+)*", text)
                  if not any(start <= w.start() < end for start, end in ids)]
         taken = set()
+        # a name runs over spaces and hyphens, never over a comma or a stop ("short stature, mild hearing loss")
+        joined = [not _BREAK.search(text[a.end():b.start()]) for a, b in zip(words, words[1:], strict=False)]
         for size in range(min(MAX_WORDS, len(words)), 0, -1):
             for first in range(len(words) - size + 1):
                 span = range(first, first + size)
-                if taken.intersection(span):
+                if taken.intersection(span) or not all(joined[first:first + size - 1]):
                     continue
                 start, end = words[first].start(), words[first + size - 1].end()
                 phrase = text[start:end]

@@ -64,7 +64,13 @@ class Intent:
 
 
 def find_mentions(question: str, linker: EntityLinker, alternatives: bool = False) -> list[Link]:
-    """Names of graph nodes in the question, longest first and without overlaps.
+    """Names of graph nodes in the question (`mention_spans` without their places)."""
+    return [link for _, _, link in mention_spans(question, linker, alternatives)]
+
+
+def mention_spans(question: str, linker: EntityLinker,
+                  alternatives: bool = False) -> list[tuple[int, int, Link]]:
+    """Names of graph nodes in the question, longest first and without overlaps, each with its character span.
 
     A node's own name beats another label's synonym ("Crouzon syndrome" is a disease before
     it is a synonym of a phenotype), and a disease's every name (MONDO's label, an OMIM or Orphanet
@@ -81,8 +87,8 @@ def find_mentions(question: str, linker: EntityLinker, alternatives: bool = Fals
     vocabularies = {label: linker.vocabulary(label) for label in LABEL_TO_TYPE}
     ordinary = ordinary_words(linker)
     taken = [False] * len(words)
-    links: list[Link] = []
-    others: list[Link] = []
+    links: list[tuple[int, int, Link]] = []
+    others: list[tuple[int, int, Link]] = []
     for size in range(min(MAX_NAME_TOKENS, len(words)), 0, -1):
         for i in range(len(words) - size + 1):
             if not wordlike[i] or not wordlike[i + size - 1] or any(taken[i:i + size]):
@@ -99,8 +105,9 @@ def find_mentions(question: str, linker: EntityLinker, alternatives: bool = Fals
                 found = [named] if named is not None and named.node_id is not None else []
             if found:
                 found.sort(key=lambda link: (link.method != "exact", list(LABEL_TO_TYPE).index(link.label)))
-                links.append(found[0])
-                others.extend(found[1:])
+                span = (words[i][1], words[i + size - 1][2])
+                links.append((*span, found[0]))
+                others.extend((*span, link) for link in found[1:])
                 taken[i:i + size] = [True] * size
     links += _typo_mentions(question, words, taken, linker, ordinary, pieces, wordlike)
     return links + others if alternatives else links
@@ -117,13 +124,13 @@ def ordinary_words(linker: EntityLinker) -> frozenset[str]:
 
 
 def _typo_mentions(question: str, words: list[tuple[str, int, int]], taken: list[bool], linker: EntityLinker,
-                   ordinary: frozenset[str], pieces: list[str], wordlike: list[bool]) -> list[Link]:
+                   ordinary: frozenset[str], pieces: list[str], wordlike: list[bool]) -> list[tuple[int, int, Link]]:
     """Misspelt names among the words nothing matched: runs of words that hold at least one word
     of no name or English (the likely typo), matched by edit similarity, longest runs first."""
     unknown = [is_word and len(token) >= TYPO_MIN_LETTERS and not any(c.isdigit() for c in token)
                and not all(word in ordinary for word in piece.split())
                for (token, _, _), piece, is_word in zip(words, pieces, wordlike, strict=True)]
-    found: list[Link] = []
+    found: list[tuple[int, int, Link]] = []
     for size in range(min(TYPO_MAX_TOKENS, len(words)), 0, -1):
         for i in range(len(words) - size + 1):
             if not wordlike[i] or not wordlike[i + size - 1] or words[i][0].lower() in ENGLISH_STOP_WORDS \
@@ -134,8 +141,9 @@ def _typo_mentions(question: str, words: list[tuple[str, int, int]], taken: list
             matches = [m for label in TYPO_LABELS if (m := linker.typo_match(text, LABEL_TO_TYPE[label]))]
             if matches:  # a disease before a phenotype's synonym when the name says so ("syndrom"), or on a tie
                 disease_meant = bool(DISEASE_WORDS.search(text))
-                found.append(max(matches, key=lambda link: (link.label == schema.DISEASE and disease_meant,
-                                                             link.score, link.label == schema.DISEASE)))
+                found.append((run[0][1], run[-1][2],
+                              max(matches, key=lambda link: (link.label == schema.DISEASE and disease_meant,
+                                                             link.score, link.label == schema.DISEASE))))
                 taken[i:i + size] = [True] * size
     return found
 

@@ -1,6 +1,6 @@
 """A case from all the form gives: its structured fields, a free-text description, a GA4GH phenopacket.
 
-The description goes through the recogniser (`service.case_parser`), the phenopacket through the GA4GH
+The description goes through the reader (`service.reader`), the phenopacket through the GA4GH
 schema (`kg_dump.phenopacket_reader`). The structured fields win where they disagree: a gene, a variant,
 an age or a sex the fields give is kept, and a finding they give present stays present. The description's
 findings join the fields' (a clinician may type some in each); the phenopacket fills what the fields leave
@@ -11,7 +11,6 @@ description that was not read.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 
 from diagnosis.ontology import PhenotypeOntology
@@ -19,18 +18,7 @@ from diagnosis.ranker import DiagnosisCase
 from fpkg.errors import InputError, PhenopacketError
 from fpkg.names import normalise
 from kg_dump.phenopacket_reader import PublishedPatient, parse_phenopacket
-from service.case_parser import SEX_WORDS, parse_case
 from service.validation import MAX_DESCRIPTION_CHARS, MAX_PHENOPACKET_BYTES, clean_text
-
-# a description's clauses: what is left of one once every recognised name is taken out, if it still
-# holds a word of three letters or more, was not read
-_CLAUSES = re.compile(r"[,;.:\n]+|\band\b|\bwith\b|\bbut\b", re.IGNORECASE)
-_WORDS = re.compile(r"[^\W\d_]{3,}")
-_FILLER = {"the", "has", "had", "have", "his", "her", "who", "was", "were", "this", "that", "also", "there",
-           "patient", "presents", "presented", "showing", "shows", "shown", "old", "year", "years", "month",
-           "months", "aged", "age", "born", "noted", "seen", "found", "features", "findings", "including",
-           "variant", "mutation", "novo", "heterozygous", "homozygous", "hemizygous", "pathogenic", "gene",
-           "not", "nor", "without", "absent", "any", "signs", "sign", *SEX_WORDS}
 
 
 @dataclass(frozen=True)
@@ -75,7 +63,8 @@ def packet_case(packet: PublishedPatient, ontology: PhenotypeOntology) -> Diagno
                          other_findings=tuple(name(f) for f in packet.present if not is_facial(f.hpo_id)),
                          excluded=tuple(name(f) for f in packet.excluded),
                          gene=variant.gene if variant else None, variant=variant.hgvs if variant else None,
-                         age_years=packet.age_years, sex=packet.sex)
+                         age_years=packet.age_years, sex=packet.sex,
+                         terms=tuple((name(f), f.hpo_id) for f in (*packet.present, *packet.excluded)))
 
 
 def check_description(text: object) -> str:
@@ -84,21 +73,6 @@ def check_description(text: object) -> str:
         raise InputError(f"The description is {len(description):,} characters long; the limit is "
                          f"{MAX_DESCRIPTION_CHARS:,}. Shorten it: nothing was read.")
     return description
-
-
-def unread_parts(description: str, read: list[str]) -> list[str]:
-    """The description's clauses in which nothing was recognised (`read`: the names and values taken
-    from it), as written."""
-    taken = [normalise(name) for name in read if name]
-    unread = []
-    for clause in _CLAUSES.split(description):
-        left = normalise(clause)
-        for name in sorted(taken, key=len, reverse=True):
-            left = left.replace(name, " ")
-        words = [w for w in _WORDS.findall(left) if w not in _FILLER]
-        if words and clause.strip():
-            unread.append(clause.strip())
-    return unread
 
 
 def combine(form: DiagnosisCase, described: DiagnosisCase | None = None,
@@ -147,6 +121,7 @@ def _with(case: DiagnosisCase, other: DiagnosisCase, source: str, *,
         changes["phenotypes"] = _joined(case.phenotypes, other.phenotypes, known)
         changes["other_findings"] = _joined(case.other_findings, other.other_findings, known)
         changes["excluded"] = _joined(case.excluded, other.excluded, known)
+    changes["terms"] = tuple({**dict(other.terms), **dict(case.terms)}.items())  # each finding's HPO id, once
     return replace(case, **changes), notices
 
 
@@ -170,13 +145,8 @@ def compose(pipeline, form: DiagnosisCase, description: object = None, phenopack
     described, notices = None, []
     text = check_description(description)
     if text:
-        text, notices = pipeline.read_language(text)
-        described, _ = parse_case(text, pipeline.recognizer, pipeline.linker, pipeline.findings)
-        read = [*described.phenotypes, *described.other_findings, *described.excluded, described.gene or "",
-                described.variant or "", described.ethnicity or "", described.sex or ""]
-        unread = unread_parts(text, read)
-        if unread:
-            notices.append("Not read in the description: " + "; ".join(f"'{part}'" for part in unread) + ".")
+        reading = pipeline.read(text)
+        described, notices = reading.case(), reading.notices()
     packet = read_phenopacket(phenopacket) if str(phenopacket or "").strip() else None
     from_packet = packet_case(packet, pipeline.ontology) if packet else None
     case, said = combine(form, described, from_packet)

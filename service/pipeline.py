@@ -38,6 +38,7 @@ from llm.base import GenerationRequest, Generator
 from llm.factory import check_backend, make_generator
 from llm.grounded import GroundedWriter
 from llm.prompts import EVIDENCE_CHARS, ask_messages, rag_diagnosis_messages, vanilla_diagnosis_messages
+from ner.context import warm as warm_context
 from ner.recognizer import Recognizer
 from retrieval.findings import FindingLinker
 from retrieval.hold_out import HoldOut
@@ -53,9 +54,10 @@ from service.answers import (
     reply_to_prediction,
     unsupported_names,
 )
-from service.case_parser import parse_case
 from service.disease_features import answer_features
-from service.languages import Translator
+from service.gene_words import ordinary_symbols
+from service.languages import COMMON, Translator
+from service.reader import CaseReading, Reader
 from service.reading import findings_read, variant_read
 from service.validation import (
     validate_backend,
@@ -143,6 +145,9 @@ class Pipeline:
         self.build_report = build_report
         self.ranker = DiagnosisRanker(store, linker, ontology, profiles, findings, startup_reads=startup_reads)
         self.ontology, self.profiles, self.findings = ontology, profiles, findings
+        # the one reader of a description or a question's case (service/reader.py)
+        ordinary = ordinary_symbols(linker.names("Genotype"), " ".join(COMMON.values()).split(), settings.cache_dir)
+        self.reader = Reader(recognizer, linker, findings, ontology, ordinary, self.translator)
         # HPO's whole annotation of each disease, for Ask's feature lists and comparisons (shared, not copied)
         self.annotations = DiseaseAnnotations(findings.hpo, profiles.hpo_terms, profiles.hpo_excluded)
         # the grounded writer always, and the configured LLM backend: on a public Space anyone could
@@ -204,6 +209,7 @@ class Pipeline:
         reads.save()
         progress(f"ready in {time.perf_counter() - started:.1f} s")
         pipeline.start_stages = stages.seconds()
+        warm_context()  # the negation reader's spaCy, loaded beside the first requests rather than in the start
         return pipeline
 
     def retriever(self, mode: str, wait_s: float = -1) -> Retriever:
@@ -260,14 +266,18 @@ class Pipeline:
         said = reading.said()
         return reading.text, [said] if said else []
 
+    def read(self, text: str) -> CaseReading:
+        """What a description or a question's case says, read once (service/reader.py)."""
+        return self.reader.read(validate_question(text))  # the cleaned text: no control or zero-width characters
+
     def parse_question(self, question: str) -> tuple[DiagnosisCase, list[str]]:
-        question = validate_question(question)  # the cleaned text: no control or zero-width characters
-        english, said = self.read_language(question)
-        case, notices = parse_case(english, self.recognizer, self.linker, self.findings)
-        notices[:0] = said
+        reading = self.read(question)
+        notices = reading.notices()
+        if reading.gene is None:
+            notices.append("No gene was recognised in the text.")
         if self.recognizer.notice:  # e.g. the NER model is missing: rules only
             notices.append(self.recognizer.notice)
-        return case, notices
+        return reading.case(), notices
 
     def diagnose_question(self, question: str, **options) -> PipelineResult:
         question = validate_question(question)

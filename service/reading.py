@@ -4,11 +4,14 @@ and why. What the reader must check is said plainly, before the answer is truste
 
 from __future__ import annotations
 
+import re
+
 from diagnosis.ontology import PhenotypeOntology
 from diagnosis.ranker import Diagnosis
 from retrieval.result import Link
 
 FINDING_TYPES = ("FACIAL_PHENOTYPE", "FINDING")
+_WRITTEN_ID = re.compile(r"\s*\(HP:\d{7}\)$")
 ABSENT = "ABSENT_FINDING"
 
 
@@ -27,7 +30,8 @@ def findings_read(links: list[Link], ontology: PhenotypeOntology) -> list[str]:
         where = "facial" if ontology.facial[term] else "beside the face"
         name = ontology.names[term] or link.name or link.mention
         shown = f"{name} ({hpo_id}, {where})"
-        shown = shown if link.mention == name else f"{link.mention} → {shown}"
+        written = _WRITTEN_ID.sub("", link.mention)  # "Hypotonia (HP:0001252)" as the form gives it back
+        shown = shown if written == name else f"{written} → {shown}"
         (absent if link.type == ABSENT else present).append(shown)
     lines = []
     if present:

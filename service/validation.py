@@ -142,11 +142,14 @@ def _findings(given: object, name: str) -> list[str]:
 def validate_case(case: DiagnosisCase) -> DiagnosisCase:
     age = _age(case.age_years)
     phenotypes = _findings(case.phenotypes, "facial phenotype")
-    # "no ptosis" typed into a findings field is a finding written as absent
+    # "no ptosis" typed into a findings field is a finding written as absent (not "no speech" that the reader read
+    # as Absent speech: a finding with its HPO id is as read)
+    known = dict(case.terms)
     typed = [*phenotypes, *_findings(case.other_findings, "finding")]
-    excluded = [*case.excluded, *(NEGATED_ENTRY.match(p).group(1) for p in typed if NEGATED_ENTRY.match(p))]
-    phenotypes = [p for p in phenotypes if not NEGATED_ENTRY.match(p)]
-    others = [p for p in _findings(case.other_findings, "finding") if not NEGATED_ENTRY.match(p)]
+    negated = [p for p in typed if NEGATED_ENTRY.match(p) and p not in known]
+    excluded = [*case.excluded, *(NEGATED_ENTRY.match(p).group(1) for p in negated)]
+    phenotypes = [p for p in phenotypes if p not in negated]
+    others = [p for p in _findings(case.other_findings, "finding") if p not in negated]
     if len(phenotypes) + len(others) > MAX_PHENOTYPES:
         raise InputError(f"{len(phenotypes) + len(others)} findings were given; the limit is {MAX_PHENOTYPES}.")
     gene = _field(case.gene, "gene")

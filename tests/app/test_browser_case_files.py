@@ -40,7 +40,7 @@ def test_an_uploaded_phenopacket_fills_the_form_and_the_differential_comes_back_
     page.wait_for_function("document.querySelector('#diag-phenopacket-read').innerText.includes('Read from')",
                            timeout=60_000)
     assert field(page, "diag-gene").input_value() == "PTPN11"  # in the form, for the user to check
-    assert page.locator("#diag-phenotypes").get_by_text("Hypertelorism", exact=True).count() >= 1
+    assert page.locator("#diag-phenotypes").get_by_text("Hypertelorism (HP:0000316)", exact=True).count() >= 1
     page.locator("#diag-submit").click()
     answer = wait_for_answer(page, "diag", "Most likely:")
     evidence_picture_width(page, "diag")

@@ -3,6 +3,7 @@ into the form, the differential written out as private files, pastes over their 
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from phenopackets import Phenopacket
 from app.access import Access
 from app.case_files import export_differential, fill_form, form_case, read_upload
 from fpkg.config import AccessSettings
-from service.validation import MAX_FINDINGS_CHARS, MAX_PHENOPACKET_BYTES, validate_case
+from service.validation import MAX_FINDINGS_CHARS, MAX_PHENOPACKET_BYTES
 
 EMPTY_FORM = dict(age="", sex=None, ethnicity="", gene="", variant="", phenotypes=[], selective=False, option_a="",
                   option_b="", option_c="", option_d="", description="", phenopacket="")
@@ -39,15 +40,28 @@ def test_an_uploaded_phenopacket_fills_the_form_for_the_user_to_check(pipeline, 
     text = read_upload(access, uploaded)
     age, sex, gene, variant, findings, read = fill_form(pipeline, access, text)
     assert (sex, gene, variant) == ("male", "PTPN11", "NM_002834.5:c.836A>G")
-    assert "Hypertelorism" in findings and "no Intellectual disability, mild" in findings  # absent ones as "no X"
+    # each finding with its own HPO id, absent ones as "no X"
+    assert "Hypertelorism (HP:0000316)" in findings and "no Intellectual disability, mild (HP:0001256)" in findings
     assert read.startswith("Read from the phenopacket") and "Check the form" in read
-    # the form so filled reads back as the phenopacket's case: a name with a comma stays whole
+    # the form so filled reads back as the phenopacket's case: a name with a comma stays whole, each id its term
     filled = form_case(pipeline, **{**EMPTY_FORM, "age": age, "sex": sex, "gene": gene, "variant": variant,
                                     "phenotypes": findings})
     from_packet = form_case(pipeline, **{**EMPTY_FORM, "phenopacket": text})
-    assert sorted(validate_case(filled.case).excluded) == sorted(validate_case(from_packet.case).excluded)
-    assert [r.node_id for r in pipeline.diagnose(filled.case).ranked] == \
-        [r.node_id for r in pipeline.diagnose(from_packet.case).ranked]
+    filled_result, packet_result = pipeline.diagnose(filled.case), pipeline.diagnose(from_packet.case)
+    assert sorted(lk.ids for lk in filled_result.links if lk.type == "ABSENT_FINDING") == \
+        sorted(lk.ids for lk in packet_result.links if lk.type == "ABSENT_FINDING")
+    assert [r.node_id for r in filled_result.ranked] == [r.node_id for r in packet_result.ranked]
+
+
+def test_a_phenopacket_age_under_two_years_is_shown_in_months(pipeline, access):
+    packet = json.dumps({"id": "infant", "subject": {"id": "p1", "timeAtLastEncounter": {"age": {
+        "iso8601duration": "P11M"}}}, "phenotypicFeatures": [{"type": {"id": "HP:0001252", "label": "Hypotonia"}}],
+        "metaData": {"phenopacketSchemaVersion": "2.0"}})
+    age, *_, findings, read = fill_form(pipeline, access, packet)
+    assert age == "11 months" and "11 months old" in read
+    assert findings == ["Hypotonia (HP:0001252)"]
+    assert form_case(pipeline, **{**EMPTY_FORM, "age": age, "phenotypes": findings}).case.age_years == \
+        pytest.approx(11 / 12, abs=0.01)
 
 
 def test_a_file_over_the_limit_or_not_uploaded_here_is_refused(pipeline, access, uploaded, tmp_path):

@@ -4,7 +4,6 @@ diseases that show them, and a gene whose diseases have no facial feature still 
 from __future__ import annotations
 
 from diagnosis.ranker import DiagnosisCase
-from service.case_parser import parse_case
 
 CHARGE = ("Wide nasal bridge", "Chorioretinal coloboma", "Low-set ears")
 
@@ -36,9 +35,8 @@ def test_a_gene_whose_diseases_have_no_facial_feature_still_yields_them(pipeline
 
 
 def test_free_text_finds_findings_beside_the_face_and_what_is_absent(pipeline):
-    case, _ = parse_case("A 3-year-old boy with hypertelorism, seizures and an atrial septal defect, but no "
-                         "cleft palate and no hearing impairment.", pipeline.recognizer, pipeline.linker,
-                         pipeline.findings)
+    case = pipeline.read("A 3-year-old boy with hypertelorism, seizures and an atrial septal defect, but no "
+                         "cleft palate and no hearing impairment.").case()
     assert "hypertelorism" in {p.lower() for p in case.phenotypes}
     assert {"seizures", "atrial septal defect"} <= {f.lower() for f in case.other_findings}
     assert {"cleft palate", "hearing impairment"} <= {f.lower() for f in case.excluded}

@@ -34,3 +34,10 @@ def test_a_sentence_is_no_name():
 def test_full_width_forms_are_shown_in_ascii():
     assert plain("Intellectual developmental disorder（IDDFBA）") == "Intellectual developmental disorder(IDDFBA)"
     assert plain("Ｆ１：ａ") == "F1:a" and plain("眼距过宽") == "眼距过宽"  # other scripts as they are
+
+
+def test_an_age_is_written_as_a_clinician_writes_it():
+    from fpkg.display import age_words
+
+    assert [age_words(y) for y in (11 / 12, 1.5, 1 / 12, 4.5, 12)] == \
+        ["11 months", "18 months", "1 month", "4.5 years", "12 years"]
