@@ -91,7 +91,9 @@ def mention_spans(question: str, linker: EntityLinker,
     others: list[tuple[int, int, Link]] = []
     for size in range(min(MAX_NAME_TOKENS, len(words)), 0, -1):
         for i in range(len(words) - size + 1):
-            if not wordlike[i] or not wordlike[i + size - 1] or any(taken[i:i + size]):
+            # a name starts and ends with a word of its own (not a word of another script it folds away)
+            if not pieces[i] or not pieces[i + size - 1] or not wordlike[i] or not wordlike[i + size - 1] \
+                    or any(taken[i:i + size]):
                 continue
             text = question[words[i][1]:words[i + size - 1][2]]
             key = " ".join(piece for piece in pieces[i:i + size] if piece)
