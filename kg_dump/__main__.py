@@ -64,8 +64,9 @@ def cmd_fetch(args: argparse.Namespace) -> int:
 
 
 def cmd_sources(args: argparse.Namespace) -> int:
-    """Make every source's folder present (fetching what is missing, as a first start does), then
-    print each one's release, folder and upstream URLs (--urls: the URLs alone, to fill a mirror)."""
+    """Make every source's folder present (fetching what is missing, as a first start does, and the named
+    HPO release wherever the data is), then print each one's release, folder and upstream URLs (--urls:
+    the URLs alone, to fill a mirror)."""
     from fpkg.config import Settings
     from kg_dump.sources import SOURCES, ensure_sources, folder_of, release_text
 
@@ -75,10 +76,10 @@ def cmd_sources(args: argparse.Namespace) -> int:
                 print(download.url)
         return EXIT_OK
     settings = Settings.from_env()
-    ensure_sources(settings, progress=lambda message: print(message, flush=True))
+    folders = ensure_sources(settings, progress=lambda message: print(message, flush=True), ahead=True)
     for key, source in SOURCES.items():
-        print(f"{source.name}: {release_text(settings, key)}; {source.licence}; in {folder_of(settings, key)} "
-              f"({source.variable})")
+        folder = folders.get(key) or folder_of(settings, key)
+        print(f"{source.name}: {release_text(settings, key)}; {source.licence}; in {folder} ({source.variable})")
     return EXIT_OK
 
 
