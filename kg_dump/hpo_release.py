@@ -36,16 +36,19 @@ def check_release(folder: Path, tag: str) -> None:
     """The three files of release `tag` in `folder`, each checked; DataFileError says what is wrong."""
     date = release_date(tag)
     _check_ontology(folder / HPO_FILES[0], date)
-    named = _check_table(folder / HPO_FILES[1], ANNOTATION_COLUMNS)
-    if not any(date in line for line in named if line.startswith(("#version:", "#hpo-version:"))):
+    header = _check_table(folder / HPO_FILES[1], ANNOTATION_COLUMNS)
+    named = [line for line in header if line.startswith(("#version:", "#hpo-version:"))]
+    if not any(date in line for line in named):
         raise DataFileError(f"{HPO_FILES[1]}'s header names no release {date} "
-                            f"({'; '.join(named) or 'no header lines'}): another release's file")
+                            f"({'; '.join(named) or 'no #version line'}): another release's file")
     _check_table(folder / HPO_FILES[2], GENE_COLUMNS, named_genes=True)
 
 
 def _check_ontology(path: Path, date: str) -> None:
     _check_text(path)
     version = release_of(path)
+    if version == "unknown":
+        raise DataFileError(f"{path.name} names no release (no data-version in its header): not HPO's ontology")
     if not version.endswith(date):
         raise DataFileError(f"{path.name} is release {version!r}, not {date}: another release's file")
     try:

@@ -173,7 +173,16 @@ def folder_of(settings: Settings, key: str) -> Path:
         return settings.data_dir
     chosen = {MONDO: settings.mondo_dir, PHENOPACKET_STORE: settings.phenopacket_store_dir,
               HPO_TRANSLATIONS: settings.hpo_translations_dir, HPO: settings.hpo_dir}[key]
-    return chosen or beside_data(settings.data_dir, key)
+    if chosen:
+        return chosen
+    # in the cache's data folder, inside it: the cache beside it holds caches named like the sources
+    return settings.data_dir / key if in_cache(settings) else beside_data(settings.data_dir, key)
+
+
+def in_cache(settings: Settings) -> bool:
+    """Whether the sources are fetched into the cache: FPKG's data in `<cache>/data`, as where a new user's
+    first start online put it (fpkg.config.default_data_dir)."""
+    return settings.data_dir == settings.cache_dir / "data"
 
 
 def missing(source: Source, folder: Path) -> list[str]:
@@ -219,7 +228,7 @@ def fetches_hpo(settings: Settings) -> bool:
     data in `<cache>/data`, as a new user's first start online does), and HPO_DATA_DIR names no folder. A
     data folder given by hand (FPKG_DATA_DIR, the shared layout beside the checkout) is an offline
     machine's: a start there never reaches for the network for the HPO."""
-    return settings.hpo_dir is None and settings.data_dir == settings.cache_dir / "data"
+    return settings.hpo_dir is None and in_cache(settings)
 
 
 def hpo_folder(settings: Settings) -> Path:
