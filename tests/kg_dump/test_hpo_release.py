@@ -155,6 +155,8 @@ def test_an_offline_machine_never_reaches_for_the_hpo(tmp_path, test_settings):
     chosen = new_user(tmp_path, "http://127.0.0.1:9", HPO_DATA_DIR=str(given))
     assert not fetches_hpo(chosen) and source_folder(chosen, HPO, lines.append) == given and lines == []
     assert release_text(chosen, HPO) == f"release 2099-01-01, the copy in {given} (not fetched here)"
+    empty = replace(chosen, hpo_dir=tmp_path / "empty")  # named in words (the build then stops, saying so)
+    assert release_text(empty, HPO) == f"none: {tmp_path / 'empty'} lacks {', '.join(HPO_FILES)}"
 
 
 def test_sources_fetched_into_the_cache_are_found_there_beside_the_caches_named_like_them(tmp_path):
