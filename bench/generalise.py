@@ -35,7 +35,7 @@ from diagnosis.confidence import case_shape
 from diagnosis.confidence import features as confidence_features
 from diagnosis.ranker import RankedDisease
 from fpkg.errors import BenchError
-from kg_dump.hpo_layer import hpo_release
+from kg_dump.sources import hpo_provenance
 
 CONDITIONS = {"lopo": ("gene_variant_phenotypes",),
               "simulated": ("gene_phenotypes", "phenotypes_only", "few_phenotypes", "four_options"),
@@ -166,7 +166,7 @@ def run(pipeline, *, sets: list[str], splits: list[str], limit: int | None = Non
         items[key] = [run_case(pipeline, baseline, case)
                       for case in progress(groups[key], f"generalise {' '.join(key)}")]
     counts = pipeline.store.counts()
-    return {"sets": sets, "splits": splits, "limit": limit, "seed": seed, "hpo": hpo_release(pipeline.settings.hpo_dir),
+    return {"sets": sets, "splits": splits, "limit": limit, "seed": seed, "hpo": hpo_provenance(pipeline.settings),
             "ner_model": pipeline.settings.ner_model, "baseline_candidates": len(baseline),
             "graph": {"nodes": counts["nodes"], "relationships": counts["relationships"]}, "data": data,
             "cells": [cell(key, items[key]) for key in order],

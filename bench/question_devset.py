@@ -56,7 +56,8 @@ from fpkg.names import fold_name, normalise
 from identity.mondo import Mondo
 from identity.series import correct_series_links
 from kg_dump.build import mondo_folder
-from kg_dump.hpo_layer import hpo_release, load_hpo_layer
+from kg_dump.hpo_layer import load_hpo_layer
+from kg_dump.sources import hpo_folder, hpo_provenance
 
 COLUMNS = ("task", "question", "reference", "split")
 ITEM_SEPARATOR = " ; "
@@ -642,12 +643,12 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
 
 def handle(args: argparse.Namespace, context) -> tuple[str, dict[str, Any], str]:
     settings = context.settings
-    rows = generate(load_hpo_layer(settings.hpo_dir, settings.cache_dir), per_task=args.per_task, seed=args.seed,
+    rows = generate(load_hpo_layer(hpo_folder(settings), settings.cache_dir), per_task=args.per_task, seed=args.seed,
                     split=args.split, tasks=args.question_set, mondo=Mondo.load(mondo_folder(settings)))
     out = args.out or results_dir(args.results_dir) / "question_devset.csv"
     write_csv(rows, out)
     result = {"out": str(out), "split": args.split, "seed": args.seed, "per_task_asked": args.per_task,
-              "hpo": hpo_release(settings.hpo_dir), **describe(rows)}
+              "hpo": hpo_provenance(settings), **describe(rows)}
     lines = [f"question-devset: {result['questions']} questions ({args.split}) in {out}; "
              f"{result['lower_share']:.0%} lower case, {result['typo_share']:.0%} with a typo; "
              f"HPO {result['hpo']['hp_obo']}"]

