@@ -24,10 +24,11 @@ from typing import Any
 from bench.results import variant_name
 from bench.runtime import progress
 from fpkg.errors import BenchError
+from kg_dump.sources import hpo_folder
 from ner.context import ABSENT, FAMILY_HISTORY, HEDGED, PRESENT
 
 READING_DIR = Path(__file__).resolve().parent / "data" / "reading"
-SETS = ("clinical",)
+SETS = ("clinical", "phrases")
 POLARITIES = (PRESENT, ABSENT, FAMILY_HISTORY, HEDGED)
 MIN_RELATED_IC = 1.5  # a term this general ("Abnormality of the eye") is no related match
 
@@ -123,20 +124,29 @@ def totals(rows: list[dict[str, Any]]) -> dict[str, Any]:
             "genes_missed": sums["genes_missed"]}
 
 
-def run(pipeline, sets: list[str], split: str) -> dict[str, Any]:
+def run(pipeline, sets: list[str], split: str, fasthpocr=None) -> dict[str, Any]:
+    """The reader's figures on the chosen sets; with `fasthpocr` (an annotate function, bench/fasthpocr.py), the
+    published recogniser's on the same texts beside them."""
     scorer = Scorer(pipeline.ontology)
-    rows = [scorer.score(item, pipeline.read(item["text"])) for item in progress(load(sets, split), "reading")]
-    by_category = defaultdict(list)
-    for row in rows:
-        for category in row["categories"]:
-            by_category[category].append(row)
-    by_set = defaultdict(list)
+    items = load(sets, split)
+    result = {"split": split, "sets": sets,
+              **scored([scorer.score(item, pipeline.read(item["text"])) for item in progress(items, "reading")])}
+    if fasthpocr is not None:
+        from bench import fasthpocr as published
+
+        rows = [scorer.score(item, published.read(fasthpocr, item["text"])) for item in progress(items, "FastHPOCR")]
+        result["fasthpocr"] = scored(rows)
+    return result
+
+
+def scored(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    by_category, by_set = defaultdict(list), defaultdict(list)
     for row in rows:
         by_set[row["set"]].append(row)
-    return {"split": split, "sets": sets, **totals(rows),
-            "by_set": {name: totals(found) for name, found in sorted(by_set.items())},
-            "by_category": {name: totals(found) for name, found in sorted(by_category.items())},
-            "items": rows}
+        for category in row["categories"]:
+            by_category[category].append(row)
+    return {**totals(rows), "by_set": {name: totals(found) for name, found in sorted(by_set.items())},
+            "by_category": {name: totals(found) for name, found in sorted(by_category.items())}, "items": rows}
 
 
 def summary(result: dict[str, Any]) -> str:
@@ -148,7 +158,10 @@ def summary(result: dict[str, Any]) -> str:
                 f"{t['genes_wrong']}, missed {t['genes_missed']}")
 
     lines = [line(f"reading ({result['split']})", result)]
-    lines += ["  " + line(name, t) for name, t in result["by_category"].items()]
+    lines += ["  " + line(name, t) for name, t in (*result["by_set"].items(), *result["by_category"].items())]
+    if "fasthpocr" in result:
+        lines.append(line("FastHPOCR, the same texts (concepts only: no negation, no genes)", result["fasthpocr"]))
+        lines += ["  " + line(name, t) for name, t in result["fasthpocr"]["by_set"].items()]
     for row in result["items"]:
         said = [*(f"missed {m}" for m in row["misses"]), *(f"extra {e}" for e in row["extras"]),
                 *row["polarity_errors"], *([row["gene"]] if row["gene"] else [])]
@@ -166,11 +179,21 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
                                    "polarity, genes", description=__doc__,
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")
-    parser.add_argument("--sets", default=",".join(SETS), help=f"comma-separated (default: {','.join(SETS)})")
+    parser.add_argument("--sets", default=",".join(SETS), help=f"comma-separated (default: {','.join(SETS)}; also "
+                        "languages)")
+    parser.add_argument("--compare-fasthpocr", action="store_true",
+                        help="FastHPOCR on the same texts (its index is built once into the cache: over ten minutes)")
     parser.set_defaults(handler=handle)
 
 
 def handle(args: argparse.Namespace, context) -> tuple[str, dict[str, Any], str]:
     sets = [name.strip() for name in args.sets.split(",") if name.strip()]
-    result = run(context.pipeline, sets, args.split)
-    return variant_name(*sets, args.split), result, summary(result)
+    annotate = None
+    if args.compare_fasthpocr:
+        from bench import fasthpocr
+
+        hpo = context.pipeline.findings.hpo
+        folder = fasthpocr.index_folder(context.settings.cache_dir, hpo.release)
+        annotate = fasthpocr.annotator(hpo_folder(context.settings) / "hp.obo", folder).annotate
+    result = run(context.pipeline, sets, args.split, annotate)
+    return variant_name(*sets, args.split, "fasthpocr" if annotate else ""), result, summary(result)

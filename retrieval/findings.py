@@ -10,6 +10,7 @@ profiles, not nodes).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
 from pathlib import Path
@@ -20,7 +21,9 @@ from fpkg.names import keeps_identity, normalise
 from fpkg.pickles import read_pickle, write_pickle
 from kg_dump.hpo_profiles import HpoProfiles
 from kg_dump.translations import label_key
+from retrieval.clinical_synonyms import CLINICAL_SYNONYMS
 from retrieval.result import Link
+from retrieval.word_forms import STOP_WORDS, WordForms, bags_of
 
 FINDING = "FINDING"
 TYPO_RATIO = 0.9
@@ -31,10 +34,12 @@ MIN_CHARS = 4  # "ASD", "VSD": abbreviations in text are too often something els
 # common a word are no finding in text
 _NOT_A_FINDING = re.compile(r"\b(syndrome|disease|disorder)\b|^(?:abnormal|normal|absent|present)$")
 HPO_ID = re.compile(r"\bHP[:_](\d{7})\b", re.IGNORECASE)
+_SUBJECTS = frozenset({"that", "which", "who", "it", "he", "she", "they"})  # a word after these is a verb
+_COORDINATED = re.compile(r"\b(?:and|or|nor)\b", re.IGNORECASE)  # words no bag of words reads across
 _BREAK = re.compile(r"[^\s\-/'’]")  # what no name runs over in free text: punctuation but hyphens and slashes
 
 
-NAMES_FORMAT = 1  # of the cached name keys
+NAMES_FORMAT = 8  # of the cached name keys
 _NAMED_ID = re.compile(r"\(\s*(HP[:_]\d{7})\s*\)\s*$", re.IGNORECASE)  # "Hypotonia (HP:0001252)"
 
 
@@ -47,19 +52,29 @@ def term_id(mention: str) -> str | None:
     return f"HP:{digits}"
 
 
-def _name_keys(hpo: HpoProfiles) -> tuple[dict[str, int], dict[int, list[str]]]:
+def _name_keys(hpo: HpoProfiles) -> tuple[dict[str, int], dict[int, list[str]], WordForms, dict[str, int]]:
     """Each name's and synonym's key -> its term (names first: a synonym never hides another term's name),
-    and the keys by length (typos are looked for among keys of about the same length)."""
+    the keys by length (typos are looked for among keys of about the same length), the word forms of the
+    names' words and each name's bag of words -> its term (retrieval/word_forms.py)."""
     exact: dict[str, int] = {}
-    for term, name in enumerate(hpo.names):
+    named = [(name, term) for term, name in enumerate(hpo.names)]
+    named += [(synonym, term) for term, synonyms in enumerate(hpo.synonyms) for synonym in synonyms]
+    named += [(name, hpo.index[hpo_id]) for name, hpo_id in CLINICAL_SYNONYMS.items() if hpo_id in hpo.index]
+    for name, term in named:
         exact.setdefault(normalise(name), term)
-    for term, synonyms in enumerate(hpo.synonyms):
-        for synonym in synonyms:
-            exact.setdefault(normalise(synonym), term)
     by_length: dict[int, list[str]] = defaultdict(list)
     for key in exact:
         by_length[len(key)].append(key)
-    return exact, dict(by_length)
+    forms = WordForms.build(name for name, _ in named)
+    return exact, dict(by_length), forms, bags_of(named, forms, _ancestors(hpo))
+
+
+def _ancestors(hpo: HpoProfiles):
+    """A term's ancestors (by number), worked out when first asked."""
+    @functools.cache
+    def above(term: int) -> frozenset[int]:
+        return frozenset(p for parent in hpo.parents[term] for p in (parent, *above(parent)))
+    return above
 
 
 class FindingLinker:
@@ -73,11 +88,11 @@ class FindingLinker:
         path = cache_dir / "hpo" / f"finding-names-{NAMES_FORMAT}-{hpo.release}-{len(hpo.terms)}.pickle" \
             if cache_dir and hpo.release else None
         made = read_pickle(path) if path else None
-        if not isinstance(made, tuple):
+        if not isinstance(made, tuple) or len(made) != 4:
             made = _name_keys(hpo)
             if path:
                 write_pickle(path, made)
-        self.exact, self.by_length = made
+        self.exact, self.by_length, self.forms, self.bags = made
         self.of_id = {hpo_id: term for term, hpo_id in enumerate(hpo.terms)}
 
     def link(self, mention: str, written: str | None = None) -> Link:
@@ -92,6 +107,8 @@ class FindingLinker:
         term = self.exact.get(key)
         method = "synonym" if term is not None and normalise(self.hpo.names[term]) != key else "exact"
         score = 1.0
+        if term is None and not _COORDINATED.search(mention):  # its words in another form or order ("drooping
+            term, method = self.bags.get(self.forms.bag(mention)), "word forms"  # eyelids")
         if term is None and self.translated:  # the HPO's label in another language ("Fente palatine")
             term = self.translated.get(label_key(mention, "fr")) or self.translated.get(label_key(mention, "zh"))
             method = "translation"
@@ -103,6 +120,14 @@ class FindingLinker:
         if term is None:
             return Link(mention, FINDING, None, method="none")
         return self._link(mention, term, score, method)
+
+    def term_named(self, name: str, forms: bool = True) -> int | None:
+        """The term a name names exactly, or (`forms`) in other forms or order of its words
+        (retrieval/word_forms.py; not across "and" or "or": "cleft lip and palate" is two findings)."""
+        term = self.exact.get(normalise(name))
+        if term is None and forms and not _COORDINATED.search(name):
+            term = self.bags.get(self.forms.bag(name))
+        return term
 
     def _link(self, mention: str, term: int, score: float, method: str) -> Link:
         node = self.node_of_term.get(term)
@@ -126,9 +151,15 @@ class FindingLinker:
                     continue
                 start, end = words[first].start(), words[first + size - 1].end()
                 phrase = text[start:end]
-                term = self.exact.get(normalise(phrase))
-                if term is None or _NOT_A_FINDING.search(phrase.lower()) or len(phrase) < MIN_CHARS:
+                ends = {words[first].group().lower(), words[first + size - 1].group().lower()}
+                if _NOT_A_FINDING.search(phrase.lower()) or len(phrase) < MIN_CHARS or ends & STOP_WORDS \
+                        or size == 1 and first and words[first - 1].group().lower() in _SUBJECTS:
+                    continue  # "a tongue that falls backwards" says nothing of falls
+                term, method = self.exact.get(normalise(phrase)), "exact"
+                if term is None and not _COORDINATED.search(phrase):  # its words in another form or order
+                    term, method = self.bags.get(self.forms.bag(phrase)), "word forms"  # ("ears low-set")
+                if term is None:
                     continue
-                found.append((start, end, self._link(phrase, term, 1.0, "exact")))
+                found.append((start, end, self._link(phrase, term, 1.0, method)))
                 taken.update(span)
         return sorted(found, key=lambda item: item[0])

@@ -7,17 +7,20 @@
 - "a long narrow face", "low-set posteriorly rotated ears", "large hands and feet": adjectives stacked before one
   noun, or one adjective over coordinated nouns, each a finding of its own (Long face and Narrow face).
 
-Each function takes the text's words and the exact name keys of the HPO (`normalise` keys -> term) and gives
+Each function takes the text's words and a look-up of the HPO's names (a name, in any of its forms -> its term:
+`FindingLinker.term_named`) and gives
 candidates as `Phrase`s, for the reader (service/reader.py) to weigh against the names found verbatim.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from fpkg.names import normalise
 
+Lookup = Callable[[str], "int | None"]
 WORD = re.compile(r"[A-Za-z0-9]+(?:['’-][A-Za-z0-9]+)*|[^\sA-Za-z0-9]")
 ABSENCE_CUES = ("no", "without", "absent", "absence of", "lack of", "missing")
 # Words that end a noun phrase in a clinician's list
@@ -56,7 +59,7 @@ def words_of(text: str) -> list[tuple[str, int, int]]:
     return [(m.group(), m.start(), m.end()) for m in WORD.finditer(text)]
 
 
-def absent_named(words: list[tuple[str, int, int]], exact: dict[str, int]) -> list[Phrase]:
+def absent_named(words: list[tuple[str, int, int]], exact: Lookup) -> list[Phrase]:
     """'no speech' as Absent speech: a cue of absence, then a noun phrase whose 'Absent …' is an HPO name."""
     found = []
     lowered = [w.lower() for w, _, _ in words]
@@ -70,15 +73,15 @@ def absent_named(words: list[tuple[str, int, int]], exact: dict[str, int]) -> li
                 continue
             last = i + size + len(phrase) - 1
             for candidate in _with_one_modifier_dropped(phrase):
-                term = exact.get(normalise("absent " + " ".join(candidate))) \
-                    or exact.get(normalise("absence of " + " ".join(candidate)))
+                # as the HPO writes it: "absence seizures" is no absence of seizures
+                term = exact("absent " + " ".join(candidate)) or exact("absence of " + " ".join(candidate))
                 if term is not None:
                     found.append(Phrase(words[i][1], words[last][2], term, "absent-named"))
                     break
     return found
 
 
-def normal_named(words: list[tuple[str, int, int]], exact: dict[str, int]) -> list[Phrase]:
+def normal_named(words: list[tuple[str, int, int]], lookup: Lookup) -> list[Phrase]:
     """'normal hearing', 'hearing was normal': the abnormality the words name, absent."""
     found = []
     lowered = [w.lower() for w, _, _ in words]
@@ -87,7 +90,7 @@ def normal_named(words: list[tuple[str, int, int]], exact: dict[str, int]) -> li
             continue
         phrase = _noun_phrase(lowered, i + 1)  # "normal hearing", "normal development so far": longest first
         after = next(((n, term) for n in range(len(phrase), 0, -1)
-                      if (term := _abnormality(phrase[:n], exact)) is not None), None)
+                      if (term := _abnormality(phrase[:n], lookup)) is not None), None)
         if after is not None:
             n, term = after
             last = i + lowered[i + 1:].index(phrase[n - 1]) + 1
@@ -99,13 +102,13 @@ def normal_named(words: list[tuple[str, int, int]], exact: dict[str, int]) -> li
                 and lowered[first - 1] not in _ARTICLES:
             first -= 1
         for start in range(first, end):  # longest first
-            if (term := _abnormality(lowered[start:end], exact)) is not None:
+            if (term := _abnormality(lowered[start:end], lookup)) is not None:
                 found.append(Phrase(words[start][1], words[i][2], term, "normal", absent=True))
                 break
     return found
 
 
-def shared_words(words: list[tuple[str, int, int]], exact: dict[str, int],
+def shared_words(words: list[tuple[str, int, int]], lookup: Lookup,
                  found: list[tuple[int, int]]) -> list[Phrase]:
     """Findings that share words with one already found (`found`: its character span): adjectives stacked before
     its noun ('a long narrow face' gives Long face beside Narrow face) and a noun coordinated after it ('large hands
@@ -122,7 +125,7 @@ def shared_words(words: list[tuple[str, int, int]], exact: dict[str, int],
         i = first - 1
         while i >= 0 and lowered[i][0].isalnum() and lowered[i] not in _PHRASE_ENDS and lowered[i] not in _ARTICLES:
             for tail in (lowered[last:last + 1], lowered[first + 1:last + 1]):
-                term = exact.get(normalise(" ".join([lowered[i], *tail])))
+                term = lookup(" ".join([lowered[i], *tail]))
                 if term is not None:
                     extra.append(Phrase(words[i][1], end, term, "stacked"))
                     break
@@ -131,7 +134,7 @@ def shared_words(words: list[tuple[str, int, int]], exact: dict[str, int],
         if last + 2 < len(words) and lowered[last + 1] == "and" and last > first:
             modifiers = lowered[first:last]
             noun = _noun_phrase(lowered, last + 2)
-            if noun and (term := exact.get(normalise(" ".join([*modifiers, *noun])))) is not None:
+            if noun and (term := lookup(" ".join([*modifiers, *noun]))) is not None:
                 extra.append(Phrase(start, words[last + 1 + len(noun)][2], term, "shared"))
     return extra
 
@@ -140,7 +143,7 @@ EPISODES = ("episodes of", "episode of", "attacks of", "bouts of", "spells of", 
 _EPISODIC_FORMS = ("episodic {}", "intermittent {}", "paroxysmal {}", "recurrent {}")
 
 
-def episodic(words: list[tuple[str, int, int]], exact: dict[str, int]) -> list[Phrase]:
+def episodic(words: list[tuple[str, int, int]], lookup: Lookup) -> list[Phrase]:
     """'episodes of hyperventilation' as Intermittent hyperventilation (HPO: Episodic hyperventilation)."""
     found = []
     lowered = [w.lower() for w, _, _ in words]
@@ -152,7 +155,7 @@ def episodic(words: list[tuple[str, int, int]], exact: dict[str, int]) -> list[P
             phrase = _noun_phrase(lowered, i + size)
             for n in range(len(phrase), 0, -1):
                 said = " ".join(phrase[:n])
-                term = next((t for form in _EPISODIC_FORMS if (t := exact.get(normalise(form.format(said))))
+                term = next((t for form in _EPISODIC_FORMS if (t := lookup(form.format(said)))
                              is not None), None)
                 if term is not None:
                     found.append(Phrase(words[i][1], words[i + size + n - 1][2], term, "episodic"))
@@ -166,7 +169,7 @@ SEVERITY = {"mild": "mild", "mildly": "mild", "slight": "mild", "slightly": "mil
             "profound": "profound", "profoundly": "profound"}
 
 
-def with_severity(words: list[tuple[str, int, int]], exact: dict[str, int], found: list[tuple[int, int, str]]
+def with_severity(words: list[tuple[str, int, int]], lookup: Lookup, found: list[tuple[int, int, str]]
                   ) -> list[Phrase]:
     """'severe intellectual disability' as Intellectual disability, severe; 'very short stature' as Severe short
     stature: a severity word before a finding (`found`: its span and term name), where the HPO names that degree."""
@@ -180,7 +183,7 @@ def with_severity(words: list[tuple[str, int, int]], exact: dict[str, int], foun
         degree = SEVERITY[words[i - 1][0].lower()]
         written = text_of(words, i, ends.get(end, i))
         for key in (f"{degree} {name}", f"{name}, {degree}", f"{name} {degree}", f"{degree} {written}"):
-            term = exact.get(normalise(key))
+            term = lookup(key)
             if term is not None:
                 extra.append(Phrase(words[i - 1][1], end, term, "severity"))
                 break
@@ -207,13 +210,13 @@ def _with_one_modifier_dropped(phrase: list[str]) -> list[list[str]]:
     return [phrase, *([*phrase[:i], *phrase[i + 1:]] for i in range(len(phrase) - 1))]
 
 
-def _abnormality(phrase: list[str], exact: dict[str, int]) -> str | int | None:
+def _abnormality(phrase: list[str], lookup: Lookup) -> str | int | None:
     said = " ".join(phrase)
     key = normalise(said)
     if key in NORMAL_MEANS or said in NORMAL_MEANS:
         return NORMAL_MEANS.get(key) or NORMAL_MEANS[said]
     for form in _ABNORMAL_FORMS:
-        term = exact.get(normalise(form.format(said)))
+        term = lookup(form.format(said))
         if term is not None:
             return term
     return None

@@ -16,6 +16,7 @@ How a text is read:
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field, replace
 
@@ -28,6 +29,8 @@ from retrieval.intent import mention_spans
 from retrieval.linking import EntityLinker
 from retrieval.options import split_question
 from service import finding_phrases
+from service.abbreviations import abbreviations
+from service.described_signs import described_signs
 from service.gene_words import has_gene_cue
 from service.unread import unread_parts
 from service.validation import age_in_years
@@ -37,8 +40,8 @@ SEX_WORDS = {"female": "female", "girl": "female", "woman": "female", "f": "fema
 SEXES = tuple(dict.fromkeys(SEX_WORDS.values()))  # what the form offers
 # How a finding was found, best first when two spans are as long: a name as HPO writes it, then the graph's
 # names, the recogniser's spans, the phrases
-_HOW_ORDER = ("id", "exact", "synonym", "absent-named", "normal", "severity", "episodic", "translation", "graph",
-              "typo", "model", "stacked", "shared")
+_HOW_ORDER = ("id", "sign", "exact", "synonym", "word forms", "absent-named", "normal", "severity", "episodic",
+              "abbreviation", "translation", "graph", "typo", "model", "stacked", "shared")
 
 
 def parse_sex(text: str) -> str | None:
@@ -163,8 +166,8 @@ class Reader:
         for span in spans:
             first.setdefault(span.type, span)
         age = first.get("AGE")
-        reading = CaseReading(stem, findings, genes, first["MUTATION"].text if "MUTATION" in first else None,
-                              age_in_years(_signed(stem, age)) if age else None,
+        years = age_in_years(_signed(stem, age)) if age else 0.0 if _NEWBORN.search(stem) else None
+        reading = CaseReading(stem, findings, genes, first["MUTATION"].text if "MUTATION" in first else None, years,
                               parse_sex(first["GENDER"].text) if "GENDER" in first else None,
                               first["RACE"].text if "RACE" in first else None, options or None, said=said)
         covered = [(f.start, f.end) for f in findings] + [(g.start, g.end) for g in genes] + \
@@ -194,20 +197,28 @@ class Reader:
                 if link.node_id is not None or link.ids:
                     candidates += self._finding(text, span.start, span.end, link.ids[0] if link.ids else None,
                                                 link.node_id, "model", link.name)
+        for sign in described_signs(text):
+            candidates += self._finding(text, sign.start, sign.end, sign.hpo_id, None, "sign")
+        for short in abbreviations(text):
+            candidates += self._finding(text, short.start, short.end, short.hpo_id, None, "abbreviation")
         words = finding_phrases.words_of(text)
         named = [(f.start, f.end, f.name) for f in candidates]
-        for phrase in [*finding_phrases.absent_named(words, self.findings.exact),
-                       *finding_phrases.normal_named(words, self.findings.exact),
-                       *finding_phrases.episodic(words, self.findings.exact),
-                       *finding_phrases.with_severity(words, self.findings.exact, named)]:
+        lookup = self.findings.term_named
+        exact = functools.partial(lookup, forms=False)
+        for phrase in [*finding_phrases.absent_named(words, exact), *finding_phrases.normal_named(words, lookup),
+                       *finding_phrases.episodic(words, lookup), *finding_phrases.with_severity(words, lookup, named)]:
             hpo_id = phrase.term if isinstance(phrase.term, str) else self.findings.hpo.terms[phrase.term]
             candidates += self._finding(text, phrase.start, phrase.end, hpo_id, None, phrase.how)
         chosen = _longest_first(candidates)
         inside = []
         for parent, found in enumerate(chosen):
-            if found.hpo_id is None:
+            if found.hpo_id is None:  # FPKG's own compound term: the HPO terms named inside it too
                 within = [c for c in candidates if c.hpo_id and found.start <= c.start and c.end <= found.end]
                 inside += [(parent, c) for c in _longest_first(within)]
+            # a described sign whose words overlap the finding's ("broad big toes deviated inward": Hallux varus
+            # beside Broad hallux; "fusion of the fingers and toes": toes beside fingers) is read beside it
+            inside += [(parent, c) for c in candidates if c.how == "sign" and c.start < found.end
+                       and found.start < c.end and c.hpo_id != found.hpo_id and c not in chosen]
         return chosen, inside
 
     def _finding(self, text: str, start: int, end: int, hpo_id: str | None, node_id: int | None, how: str,
@@ -225,7 +236,7 @@ class Reader:
         words = finding_phrases.words_of(text)
         by_span = {(f.start, f.end): f for f in findings}
         known = {(f.hpo_id, f.polarity) for f in findings}
-        for phrase in finding_phrases.shared_words(words, self.findings.exact, list(by_span)):
+        for phrase in finding_phrases.shared_words(words, self.findings.term_named, list(by_span)):
             hpo_id = self.findings.hpo.terms[phrase.term]
             main = next((f for (start, end), f in by_span.items() if start <= phrase.start < end
                          or start < phrase.end <= end), None)
@@ -277,6 +288,7 @@ def _longest_first(candidates: list[ReadFinding]) -> list[ReadFinding]:
 
 
 _MINUS = re.compile(r"(?:^|\s)[-\u2212]$")
+_NEWBORN = re.compile(r"\b(?:newborn|new-born|neonate)\b", re.IGNORECASE)  # an age in words: 0 years
 
 
 def _signed(text: str, span) -> str:
