@@ -72,7 +72,8 @@ class Scorer:
             if finding.hpo_id:
                 read[finding.polarity].add(finding.hpo_id)
         gold = {polarity: item.get(polarity, []) for polarity in POLARITIES}
-        out: dict[str, Any] = {"id": item["id"], "set": item["set"], "categories": item["categories"],
+        out: dict[str, Any] = {"id": item["id"], "set": item["set"], "lang": item.get("lang", "en"),
+                           "categories": item["categories"],
                                "misses": [], "extras": [], "polarity_errors": [], "gene": None}
         hit_exact = hit_related = 0
         for entry in gold[PRESENT]:
@@ -140,12 +141,14 @@ def run(pipeline, sets: list[str], split: str, fasthpocr=None) -> dict[str, Any]
 
 
 def scored(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    by_category, by_set = defaultdict(list), defaultdict(list)
+    by_category, by_set, by_language = defaultdict(list), defaultdict(list), defaultdict(list)
     for row in rows:
         by_set[row["set"]].append(row)
+        by_language[row["lang"]].append(row)
         for category in row["categories"]:
             by_category[category].append(row)
     return {**totals(rows), "by_set": {name: totals(found) for name, found in sorted(by_set.items())},
+            "by_language": {name: totals(found) for name, found in sorted(by_language.items())},
             "by_category": {name: totals(found) for name, found in sorted(by_category.items())}, "items": rows}
 
 
@@ -158,7 +161,9 @@ def summary(result: dict[str, Any]) -> str:
                 f"{t['genes_wrong']}, missed {t['genes_missed']}")
 
     lines = [line(f"reading ({result['split']})", result)]
-    lines += ["  " + line(name, t) for name, t in (*result["by_set"].items(), *result["by_category"].items())]
+    groups = [*result["by_set"].items(), *(result["by_language"].items() if len(result["by_language"]) > 1 else ()),
+              *result["by_category"].items()]
+    lines += ["  " + line(name, t) for name, t in groups]
     if "fasthpocr" in result:
         lines.append(line("FastHPOCR, the same texts (concepts only: no negation, no genes)", result["fasthpocr"]))
         lines += ["  " + line(name, t) for name, t in result["fasthpocr"]["by_set"].items()]

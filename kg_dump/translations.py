@@ -24,7 +24,7 @@ LANGUAGES = {"fr": "French", "es": "Spanish", "pt": "Portuguese", "de": "German"
 CJK = ("ja", "zh")  # written without spaces between words
 KEPT_STATUSES = {"OFFICIAL", "CANDIDATE"}
 _LETTERS = re.compile(r"[^\W\d_]+|\d+")
-FORMAT = 2  # of the cached pickle
+FORMAT = 3  # of the cached pickle
 
 
 @dataclass
@@ -74,6 +74,8 @@ def _read(files: list[Path]) -> Translations:
                     continue
                 status = row.get("translation_status") or row.get("Status") or ""
                 predicate = row.get("predicate_id", "rdfs:label")  # the synonyms file has none: all synonyms
+                if "predicate_id" not in row and len(_LETTERS.findall(value)) < 2:
+                    continue  # a one-word synonym is too often the general word ("Sténose" for Ureteral stenosis)
                 if predicate == "rdfs:label" and status in KEPT_STATUSES:
                     pairs.append((hp_id, value))
                     found.official[language] = found.official.get(language, 0) + (status == "OFFICIAL")

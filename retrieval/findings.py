@@ -35,11 +35,13 @@ MIN_CHARS = 4  # "ASD", "VSD": abbreviations in text are too often something els
 _NOT_A_FINDING = re.compile(r"\b(syndrome|disease|disorder)\b|^(?:abnormal|normal|absent|present)$")
 HPO_ID = re.compile(r"\bHP[:_](\d{7})\b", re.IGNORECASE)
 _SUBJECTS = frozenset({"that", "which", "who", "it", "he", "she", "they"})  # a word after these is a verb
-_COORDINATED = re.compile(r"\b(?:and|or|nor)\b", re.IGNORECASE)  # words no bag of words reads across
+# words no bag of words reads across: coordination ("cleft lip and palate" is two findings) and negation ("seizures
+# absent" is no absence seizure)
+_COORDINATED = re.compile(r"\b(?:and|or|nor|no|not|without|absent|absence|negative|neither|none)\b", re.IGNORECASE)
 _BREAK = re.compile(r"[^\s\-/'’]")  # what no name runs over in free text: punctuation but hyphens and slashes
 
 
-NAMES_FORMAT = 8  # of the cached name keys
+NAMES_FORMAT = 12  # of the cached name keys
 _NAMED_ID = re.compile(r"\(\s*(HP[:_]\d{7})\s*\)\s*$", re.IGNORECASE)  # "Hypotonia (HP:0001252)"
 
 

@@ -20,7 +20,12 @@ from collections.abc import Callable, Iterable
 from fpkg.names import fold_name, fold_plural
 
 STOP_WORDS = frozenset({"of", "the", "a", "an", "and", "in", "on", "with", "to", "for", "at", "by", "from", "or", "is",
-                        "are", "was", "were", "his", "her", "their", "its", "both", "which", "that"})
+                        "are", "was", "were", "his", "her", "their", "its", "both", "which", "that",
+                        # the articles and prepositions of the other languages, left between words put into English
+                        "de", "del", "della", "delle", "dei", "degli", "di", "do", "da", "das", "dos", "des", "du",
+                        "la", "le", "les", "el", "los", "las", "il", "lo", "gli", "un", "une", "una", "uno", "um",
+                        "uma", "der", "die", "den", "dem", "ein", "eine", "einer", "et", "y", "und", "con", "avec",
+                        "com", "mit", "en", "em", "au", "aux", "al", "ao", "nel", "nella", "im", "am"})
 # One form for the words a derivation joins (after lemmatising): the form the HPO's names use most
 DERIVED = {
     "dilatation": "dilate", "dilation": "dilate", "dilatated": "dilate", "dilated": "dilate", "enlargement": "enlarge",
@@ -38,7 +43,8 @@ DERIVED = {
     "malformed": "abnormal", "malformation": "abnormal", "anomaly": "abnormal", "anomalous": "abnormal",
     "abnormality": "abnormal", "increased": "increase", "decreased": "decrease", "reduced": "decrease",
     "reduce": "decrease", "elevated": "increase", "raised": "increase", "low": "decrease", "high": "increase",
-    "recurrent": "recurrent", "repeated": "recurrent",
+    "recurrent": "recurrent", "repeated": "recurrent", "developmental": "development", "retardation": "delay",
+    "retarded": "delay", "conduction": "conductive", "deficiency": "disability", "valvular": "valve",
     # the adjective of a part as the part ("pits in the palms" are palmar pits)
     "palmar": "palm", "plantar": "sole", "digital": "digit", "renal": "kidney", "cardiac": "heart", "oral": "mouth",
     "dental": "tooth", "labial": "lip", "lingual": "tongue", "ocular": "eye", "palpebral": "eyelid",
@@ -127,8 +133,9 @@ class WordForms:
         return out
 
     def bag(self, text: str) -> str:
-        """The text's words in their one form, sorted: one key for one finding however its words are ordered."""
-        return " ".join(sorted(self.words(text)))
+        """The text's words in their one form, each once, sorted: one key for one finding however its words are
+        ordered."""
+        return " ".join(sorted(set(self.words(text))))
 
 
 def bags_of(names: Iterable[tuple[str, int]], forms: WordForms,
@@ -139,7 +146,7 @@ def bags_of(names: Iterable[tuple[str, int]], forms: WordForms,
     found: dict[str, set[int]] = {}
     fewer: dict[str, set[int]] = {}
     for name, term in names:
-        words = forms.words(name)
+        words = list(dict.fromkeys(forms.words(name)))
         if words:
             found.setdefault(" ".join(sorted(words)), set()).add(term)
         for i, word in enumerate(words):

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from fpkg.names import normalise
+from retrieval.word_forms import STOP_WORDS
 
 Lookup = Callable[[str], "int | None"]
 WORD = re.compile(r"[A-Za-z0-9]+(?:['’-][A-Za-z0-9]+)*|[^\sA-Za-z0-9]")
@@ -123,7 +124,7 @@ def shared_words(words: list[tuple[str, int, int]], lookup: Lookup,
         first, last = starts[start], ends[end]
         # stacked: each word before the finding, back to the phrase's start ("low-set posteriorly rotated ears")
         i = first - 1
-        while i >= 0 and lowered[i][0].isalnum() and lowered[i] not in _PHRASE_ENDS and lowered[i] not in _ARTICLES:
+        while i >= 0 and lowered[i][0].isalnum() and lowered[i] not in _PHRASE_ENDS and lowered[i] not in STOP_WORDS:
             for tail in (lowered[last:last + 1], lowered[first + 1:last + 1]):
                 term = lookup(" ".join([lowered[i], *tail]))
                 if term is not None:

@@ -20,8 +20,10 @@ from fpkg.names import fold_name
 from fpkg.pickles import read_pickle, write_pickle
 from kg_dump.hpo_profiles import HpoProfiles
 from kg_dump.translations import CJK, LANGUAGES, Translations, cjk_key, label_key, strip_accents, word_key
+from service.language_cues import cue_words, in_english
+from service.word_table import stem, word_table
 
-FORMAT = 1  # of the cached translator
+FORMAT = 6  # of the cached translator
 MAX_LABEL_WORDS = 10
 MIN_SINGLE_WORD = 5  # a one-word label shorter than this is too often a common word
 _LETTERS = re.compile(r"[^\W\d_]+|\d+")
@@ -42,6 +44,7 @@ COMMON = {
           "quanti sindrome anni bambino bambina che geni causano associati presentano",
 }
 _COMMON_WORDS = {language: set(words.split()) for language, words in COMMON.items()}
+
 # an eponym: a word, then capitalised words or a number ("Cornelia de Lange": its "de" is not taken)
 _NAME = r"([A-Za-z][\w'-]*(?:[ -]+(?:[A-Z][\w'-]*|\d+\b))*)"
 _CJK_NAME = r"([A-Za-z][A-Za-z0-9'-]*(?:[ -]+[A-Za-z0-9][A-Za-z0-9'-]*)*)\s*"  # Latin letters only
@@ -117,6 +120,9 @@ PHRASES: dict[str, list[tuple[str, str]]] = {
            (r"导致|引起", " cause "), (r"相关", " associated "), (r"男孩|男童", " boy "), (r"女孩|女童", " girl "),
            (r"(\d+)\s*岁", r" \1 years old "), (r"突变|变异", " variant "), (r"和|与", " and ")],
 }
+# English words the cues and phrases write: never put "into English" again ("no" is no Spanish word here)
+_ENGLISH_KEPT = frozenset(word.lower() for english in [*(e for phrases in PHRASES.values() for _, e in phrases),
+                                                       *cue_words()] for word in re.findall(r"[A-Za-z]+", english))
 EPONYMS = 2  # each language's first two patterns: case matters in the name they take
 _COMPILED = {language: [(re.compile(pattern, 0 if i < EPONYMS or language in CJK else re.IGNORECASE), english)
                         for i, (pattern, english) in enumerate(phrases)] for language, phrases in PHRASES.items()}
@@ -132,6 +138,17 @@ class Reading:
     text: str
     language: str = "en"
     terms: list[tuple[str, str, str]] = field(default_factory=list)
+    # words put into English word for word: (start, end) in `text` -> the word as written
+    written: dict[tuple[int, int], str] = field(default_factory=dict)
+
+    def as_written(self, start: int, end: int) -> str:
+        """text[start:end] with each word put into English word for word written as it was."""
+        pieces, at = [], start
+        for (s, e), word in sorted(self.written.items()):
+            if start <= s and e <= end:
+                pieces += [self.text[at:s], word]
+                at = e
+        return "".join([*pieces, self.text[at:end]])
 
     def said(self) -> str | None:
         """'Read as French: « Fente palatine » = Cleft palate.' — None for English."""
@@ -181,6 +198,8 @@ class Translator:
                     continue
                 keys.setdefault(key, (hp_id, index[hp_id]))
             (self.cjk if language in CJK else self.latin)[language] = keys
+        # each word of a language's labels -> the English word it stands for (service/word_table.py)
+        self.words = word_table(translations, {hp_id: hpo.names[term] for hp_id, term in index.items()})
         # English's own names and synonyms, folded: a text naming a term so is no sign of another language
         self.english_keys = {label_key(name, "en") for name in hpo.names} | {
             label_key(synonym, "en") for synonyms in hpo.synonyms for synonym in synonyms} if self.latin else set()
@@ -225,9 +244,26 @@ class Translator:
         for pattern, english in _COMPILED[language][:EPONYMS]:  # eponyms first: their words are no findings
             reading.text = _named(pattern, english, reading.text, reading.terms)
         reading.text = self._replace_terms(reading.text, language, reading.terms, original=text)
+        reading.text = in_english(reading.text, language)  # its cues of negation, family and hedges
         for pattern, english in _COMPILED[language][EPONYMS:]:
             reading.text = pattern.sub(english, reading.text)
+        self._word_for_word(reading, self.words.get(language, {}), language)
         return reading
+
+    @staticmethod
+    def _word_for_word(reading: Reading, table: dict[str, str], language: str) -> None:
+        """The words no label or cue took, put into English word for word, each one's written form kept."""
+        pieces, at, length = [], 0, 0
+        for match in _LETTERS.finditer(reading.text):
+            english = None if match.group().lower() in _ENGLISH_KEPT else table.get(stem(match.group(), language))
+            if english is None:
+                continue
+            before = reading.text[at:match.start()]
+            pieces += [before, english]
+            start = length + len(before)
+            reading.written[(start, start + len(english))] = match.group()
+            length, at = start + len(english), match.end()
+        reading.text = "".join([*pieces, reading.text[at:]])
 
     def _latin_spans(self, folded: list[str], language: str) -> list[tuple[int, int, tuple[str, int]]]:
         """(first word, words, (HP id, term)) of each translated label among the folded words, longest first."""
@@ -264,9 +300,9 @@ class Translator:
             end = start + size
             english = self.hpo.names[term]
             reading.terms.append((normal[start:end], english, hp_id))
-            pieces += [normal[at:start], f" {english}, "]
+            pieces += [normal[at:start], f" {english} "]
             at = end
-        rewritten = "".join([*pieces, normal[at:]])
+        rewritten = in_english("".join([*pieces, normal[at:]]), language)  # its cues, before its other words
         for i, (pattern, english) in enumerate(_COMPILED[language]):
             rewritten = _named(pattern, english, rewritten, reading.terms) if i < EPONYMS else \
                 pattern.sub(english, rewritten)

@@ -143,7 +143,7 @@ class Reader:
         self.ordinary_symbols, self.translator = ordinary_symbols, translator
 
     def read(self, text: str) -> CaseReading:
-        said = []
+        said, translated = [], None
         if self.translator is not None:
             translated = self.translator.read(text)
             text = translated.text
@@ -172,7 +172,8 @@ class Reader:
                               first["RACE"].text if "RACE" in first else None, options or None, said=said)
         covered = [(f.start, f.end) for f in findings] + [(g.start, g.end) for g in genes] + \
                   [(s.start, s.end) for s in spans if s.type != "FACIAL_PHENOTYPE"]
-        reading.unread = unread_parts(stem, covered)
+        # what was not read, in the text's own words (a word put into English word for word, as written)
+        reading.unread = unread_parts(stem, covered, translated.as_written if translated else None)
         return reading
 
     # ---- findings ----------------------------------------------------------------------

@@ -32,8 +32,9 @@ _CUE_WORDS = frozenset(word for cues in (FAMILY, HEDGE, GENE_TESTED_NEGATIVE)
 _SKIPPED = ENGLISH_STOP_WORDS | _FILLER | _CUE_WORDS
 
 
-def unread_parts(text: str, read: list[tuple[int, int]]) -> list[str]:
-    """The clauses' parts outside the `read` spans that hold a word of substance, as written."""
+def unread_parts(text: str, read: list[tuple[int, int]], written=None) -> list[str]:
+    """The clauses' parts outside the `read` spans that hold a word of substance, as written (`written`: a part's
+    span -> its words as the writer wrote them, for a text put into English)."""
     bounds = sorted({0, len(text), *(i for m in _CLAUSE_ENDS.finditer(text) for i in m.span()),
                      *(i for span in read for i in span)})  # a read span ends a run too
     parts = []
@@ -42,5 +43,5 @@ def unread_parts(text: str, read: list[tuple[int, int]]) -> list[str]:
             continue
         run = text[start:end]
         if any(w.lower() not in _SKIPPED for w in _WORD.findall(run)):
-            parts.append(run.strip(" .,;:-"))
+            parts.append((written(start, end) if written else run).strip(" .,;:-"))
     return list(dict.fromkeys(part for part in parts if part))
