@@ -60,25 +60,26 @@ def words_of(text: str) -> list[tuple[str, int, int]]:
     return [(m.group(), m.start(), m.end()) for m in WORD.finditer(text)]
 
 
+def _after_cues(words: list[tuple[str, int, int]], cues: tuple[str, ...]):
+    """(the cue's first word, the first word after it, the noun phrase after it) for each cue in the words."""
+    lowered = [w.lower() for w, _, _ in words]
+    for i in range(len(words)):
+        for cue in cues:
+            size = len(cue.split())
+            if " ".join(lowered[i:i + size]) == cue:
+                yield i, i + size, _noun_phrase(lowered, i + size)
+
+
 def absent_named(words: list[tuple[str, int, int]], exact: Lookup) -> list[Phrase]:
     """'no speech' as Absent speech: a cue of absence, then a noun phrase whose 'Absent …' is an HPO name."""
     found = []
-    lowered = [w.lower() for w, _, _ in words]
-    for i in range(len(words)):
-        for cue in ABSENCE_CUES:
-            size = len(cue.split())
-            if " ".join(lowered[i:i + size]) != cue:
-                continue
-            phrase = _noun_phrase(lowered, i + size)
-            if not phrase:
-                continue
-            last = i + size + len(phrase) - 1
-            for candidate in _with_one_modifier_dropped(phrase):
-                # as the HPO writes it: "absence seizures" is no absence of seizures
-                term = exact("absent " + " ".join(candidate)) or exact("absence of " + " ".join(candidate))
-                if term is not None:
-                    found.append(Phrase(words[i][1], words[last][2], term, "absent-named"))
-                    break
+    for i, after, phrase in _after_cues(words, ABSENCE_CUES):
+        for candidate in _with_one_modifier_dropped(phrase) if phrase else ():
+            # as the HPO writes it: "absence seizures" is no absence of seizures
+            term = exact("absent " + " ".join(candidate)) or exact("absence of " + " ".join(candidate))
+            if term is not None:
+                found.append(Phrase(words[i][1], words[after + len(phrase) - 1][2], term, "absent-named"))
+                break
     return found
 
 
@@ -147,20 +148,13 @@ _EPISODIC_FORMS = ("episodic {}", "intermittent {}", "paroxysmal {}", "recurrent
 def episodic(words: list[tuple[str, int, int]], lookup: Lookup) -> list[Phrase]:
     """'episodes of hyperventilation' as Intermittent hyperventilation (HPO: Episodic hyperventilation)."""
     found = []
-    lowered = [w.lower() for w, _, _ in words]
-    for i in range(len(words)):
-        for cue in EPISODES:
-            size = len(cue.split())
-            if " ".join(lowered[i:i + size]) != cue:
-                continue
-            phrase = _noun_phrase(lowered, i + size)
-            for n in range(len(phrase), 0, -1):
-                said = " ".join(phrase[:n])
-                term = next((t for form in _EPISODIC_FORMS if (t := lookup(form.format(said)))
-                             is not None), None)
-                if term is not None:
-                    found.append(Phrase(words[i][1], words[i + size + n - 1][2], term, "episodic"))
-                    break
+    for i, after, phrase in _after_cues(words, EPISODES):
+        for n in range(len(phrase), 0, -1):
+            said = " ".join(phrase[:n])
+            term = next((t for form in _EPISODIC_FORMS if (t := lookup(form.format(said))) is not None), None)
+            if term is not None:
+                found.append(Phrase(words[i][1], words[after + n - 1][2], term, "episodic"))
+                break
     return found
 
 
