@@ -34,7 +34,7 @@ SPLITS = ("dev", "test")
 TARGET = 0.95
 INTERSECTION = re.compile(r"(linked to|ha(ve|s)) (both|all of) "
                           r"|^Not recorded: (the graph links no|no disease in the graph)")
-COUNT = re.compile(r"^\d+ [\w ]+ linked to .+ in the graph\.")
+COUNT = re.compile(r"^\d+ [\w ]+ linked to .+ in the graph[.,]")
 # what a summary must name, per label of its entity: (template for the expected names, side)
 SUMMARY_NEEDS = {"Disease": ("genes_of_disease", "phenotypes_of_disease"),
                  "Genotype": ("diseases_of_gene", "phenotypes_of_gene"),

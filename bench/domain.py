@@ -131,7 +131,7 @@ def count_right(answer: str, reference: str) -> bool:
 
 
 # Tasks whose answer is right or wrong, not a list to cover.
-EXACT_SCORES = {"yes_no": yes_no_right, "count": count_right}
+EXACT_SCORES = {"yes_no": yes_no_right, "yes_no_group": yes_no_right, "count": count_right}
 
 
 def score_answer(question: DomainQuestion, answer: str, aliases: AliasIndex) -> dict[str, Any]:

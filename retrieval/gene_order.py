@@ -7,7 +7,7 @@ cohort paper of 14 NRAS patients would put NRAS before PTPN11 for Noonan syndrom
 against the order in which OMIM numbered the group's members (a series' first member is the first gene
 described, as a rule the most common cause): each gene starts with `SERIES_PRIOR_PATIENTS` patients shared
 by the members in proportion to 1 / their number, and its published patients are added. The figure was
-chosen on development groups apart from the syndromes the tests check (`bench/data/gene_order_dev.csv`).
+chosen on development groups apart from the syndromes the tests check (RESULTS.md, issue 57).
 Genes no patient and no numbered member speak for are ordered by HPO's links: those of the disease itself
 first, then those more of its entries name (OMIM's gene map and Orphanet's list both: RAI1 for Smith-Magenis
 syndrome, where Orphanet adds three), then the genes linked to fewer diseases (the more specific).

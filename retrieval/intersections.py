@@ -15,12 +15,13 @@ one finding alone ("Split lower lip", "Uvula, bifid") is said apart, not listed 
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass, field
 
 from fpkg.markdown import table
-from fpkg.names import fold_name
+from fpkg.names import normalise
 from graphstore.store import GraphStore
 from kg_dump.cardinal import frequency_text
 from retrieval.cypher.templates import TEMPLATE_TIMEOUT_MS
@@ -141,20 +142,21 @@ def _read(store: GraphStore, query: str, params: dict, runs: list[CypherRun]) ->
 
 
 def finding_entry(name: str, linker: EntityLinker | None) -> bool:
-    """An OMIM entry named after one finding alone ("Uvula, bifid"): its name is a phenotype's name or synonym,
-    and no disease word ("Crouzon syndrome", HPO's synonym of Craniofacial dysostosis, is a syndrome)."""
+    """An OMIM entry named after one finding alone ("Uvula, bifid"): its name, its words in any order (OMIM
+    inverts them), is a phenotype's name or synonym; and no disease word ("Crouzon syndrome", HPO's synonym of
+    Craniofacial dysostosis, is a syndrome)."""
     if linker is None or not name or DISEASE_WORDS.search(name):
         return False
-    link = linker.link(name, "FACIAL_PHENOTYPE")
-    if link.node_id is None:
-        return False
-    if link.method in ("exact", "synonym") and fold_name(link.mention or name) == fold_name(name):
-        return True
-    return _words(link.name or "") == _words(name)  # OMIM's inverted names: "Uvula, bifid" is Bifid uvula
+    return _sorted_words(normalise(name)) in _phenotype_word_sets(linker)
 
 
-def _words(name: str) -> list[str]:
-    return sorted(re.findall(r"\w+", fold_name(name)))
+@functools.lru_cache(maxsize=4)  # once per linker: a pipeline has one
+def _phenotype_word_sets(linker: EntityLinker) -> frozenset[tuple[str, ...]]:
+    return frozenset(_sorted_words(key) for key in linker.vocabulary("FacePhenotype"))
+
+
+def _sorted_words(key: str) -> tuple[str, ...]:
+    return tuple(sorted(re.findall(r"\w+", key)))
 
 
 def intersection_answer(slots: list[Slot], found: list[Found], linker: EntityLinker | None) -> str:

@@ -18,8 +18,9 @@ from fpkg.display import clean
 from fpkg.markdown import numbered
 from graphstore.store import GraphStore
 from retrieval.cypher.templates import run_template
+from retrieval.gene_order import genes_in_order
 from retrieval.intent import INTENTS, asked_for
-from retrieval.intersections import diseases_with_all, intersection_answer, phenotype_slots
+from retrieval.intersections import diseases_with_all, finding_entry, intersection_answer, phenotype_slots
 from retrieval.linking import EntityLinker
 from retrieval.relations import asks_both, asks_count, asks_inheritance
 from retrieval.result import CypherRun, Link, Triple
@@ -27,12 +28,14 @@ from retrieval.yes_no import yes_no
 
 YES_NO_STARTS = {"is", "are", "does", "do", "did", "can", "could", "was", "were", "has", "have", "will", "would",
                  "should", "may", "might"}
-COMPARE_CUES = ("compare", "comparison", "differ", "difference", "distinguish", " vs", "versus")
+COMPARE_CUES = ("compare", "comparison", "differ", "difference", "distinguish", " vs", "versus", "apart",
+                "differentiat", "contrast")
 # A yes/no question that does not start with its verb: "RDH5 and fundus albipunctatus: any link?"
 YES_NO_CUES = ("any link", "any association", "any connection", "is that", "is it ", "is this", "known feature",
-               "linked?", "associated?", "true that", "right that")
+               "linked?", "associated?", "true that", "right that", "is there a link", "is there an association",
+               "is there a connection", "a known cause", "ever caused")
 # ... or asks it after a colon or a comma: "WNT1 and osteogenesis imperfecta: is the gene linked to it?"
-YES_NO_CLAUSE = re.compile(r"[:;,]\s*(" + "|".join(sorted(YES_NO_STARTS)) + r")\b")
+YES_NO_CLAUSE = re.compile(r"[:;,\-–]\s*(" + "|".join(sorted(YES_NO_STARTS)) + r")\b")
 PLURALS = {"Disease": "diseases", "FacePhenotype": "facial phenotypes", "Genotype": "genes"}
 SINGULARS = {"Disease": "disease", "FacePhenotype": "facial phenotype", "Genotype": "gene"}
 # Which link check a yes/no question about two kinds of node asks for.
@@ -102,9 +105,15 @@ def _phenotype_question(question: str, links: list[Link], by_label: dict[str, li
                         store: GraphStore, linker: EntityLinker | None) -> Answered | None:
     """Diseases with two or more phenotypes at once (slots: `retrieval.intersections`); genes with all of
     them; None for one phenotype, a union ("X or Y") or a question that names other kinds too."""
-    if set(by_label) != {"FacePhenotype"} or asks_count(question):
+    if not set(by_label) <= {"FacePhenotype", "Disease"} or asks_count(question):
         return None
-    slots, union = phenotype_slots(question, links, linker)
+    findings = [link for link in links if link.label == "FacePhenotype" and link.node_id is not None]
+    for link in by_label.get("Disease", []):  # an OMIM entry named after a finding ("Choanal atresia") is the finding
+        reading = linker.link(link.mention, "FACIAL_PHENOTYPE") if finding_entry(link.name or "", linker) else None
+        if reading is None or reading.node_id is None or reading.method not in ("exact", "synonym"):
+            return None
+        findings.append(reading)
+    slots, union = phenotype_slots(question, findings, linker)
     wanted = next((thing for thing in asked if thing in ("Disease", "Genotype")), "Disease")
     if union or len(slots) < 2 or any(thing not in ("Disease", "Genotype", "FacePhenotype") for thing in asked):
         return None
@@ -222,6 +231,12 @@ def _count(store: GraphStore, label: str, intent: tuple[str, str], group: list[L
     count = len(reached[0])
     noun = SINGULARS[wanted] if count == 1 else PLURALS[wanted]
     lead = f"{count} {noun} linked to {group[0].name} in the graph."
+    if name == "genes_of_disease":  # a group's genes are its members' too
+        genes, ran = genes_in_order(store, group[0].node_id)
+        runs += ran
+        if len(genes) > count:
+            lead = (f"{len(genes)} genes are linked to {group[0].name} in the graph, its members' included "
+                    f"({count} to {group[0].name} itself).")
     return Answered("count", lead, [t for ts in reached[0].values() for t in ts], runs, name)
 
 

@@ -145,7 +145,7 @@ def answer_features(retrieved, question: str, store: GraphStore, annotations: Di
             retrieved.lead, retrieved.complete = write(annotations.hpo, first, second), True
     elif retrieved.intent == "inheritance_of_disease" and diseases:
         retrieved.lead, retrieved.complete = inheritance(store, annotations, diseases[0]), True
-    elif retrieved.intent == "genes_of_disease" and len(diseases) == 1 and retrieved.listing is not None:
+    elif retrieved.intent == "genes_of_disease" and len(diseases) == 1 and (retrieved.listing or not retrieved.lead):
         gene_list(retrieved, store, annotations, diseases[0])
     elif retrieved.intent == "phenotypes_of_disease" and len(diseases) == 1 and not retrieved.complete:
         disease = read_disease(store, annotations, diseases[0].node_id, diseases[0].name)

@@ -25,7 +25,9 @@ def inheritance(store: GraphStore, annotations: DiseaseAnnotations, link: Link) 
     genes, _ = genes_in_order(store, link.node_id, annotations.hpo.gene_entries)
     own = {"node": link.node_id, "name": link.name,
            **next(iter(store.query(IDS, {"id": link.node_id}, timeout_ms=3000)), {})}
-    members = store.query(MEMBERS, {"id": link.node_id}, timeout_ms=3000) or [own]
+    members = store.query(MEMBERS, {"id": link.node_id}, timeout_ms=3000)
+    if not members or annotations.inheritance(entry_ids(own)):  # the disease's own entry, with its modes
+        members = [{**own, "name": f"{link.name} (its own entry)" if members else link.name}, *members]
     rows = []  # (rank of its first gene, genes, disease, HPO's modes)
     for member in members:
         mine = [g.gene for g in genes if member["node"] in g.diseases]

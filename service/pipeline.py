@@ -349,9 +349,12 @@ class Pipeline:
         if groups:  # a group's answer says it is one, and which diseases it holds: after the answer
             said_after(retrieved, " ".join(dict.fromkeys(groups)))
         retrieved.also = other_names_line(retrieved, self.linker)
-        named = [*read, *named_otherwise(retrieved.links)]  # the language read, then the names asked about
-        if named:  # the name asked about first: the answer below is under the graph's name
-            retrieved.lead = "\n".join([" ".join(named), *([retrieved.lead] if retrieved.lead else [])])
+        named = named_otherwise(retrieved.links)  # the name asked about, under the answer's first line
+        if named:  # the answer is under the graph's name
+            first, *rest = (retrieved.lead or "").split("\n", 1)
+            retrieved.lead = "\n".join([*([first] if first else []), " ".join(named), *rest])
+        if read:  # the language read, first
+            retrieved.lead = "\n".join([*read, *([retrieved.lead] if retrieved.lead else [])])
         if "total" in retrieved.timings_ms:
             retrieved.timings_ms[f"{mode}_retrieval"] = retrieved.timings_ms.pop("total")
         _take(result, retrieved)
