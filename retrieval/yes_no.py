@@ -50,7 +50,7 @@ def _yes(check: str, first: Link, second: Link, triples: list[Triple]) -> str:
     if check == "gene_causes_disease":
         return f"Yes: {first.name} causes {second.name}{source}."
     tails = list(dict.fromkeys(t.tail for t in triples))
-    annotated = "" if tails == [second.name] else f", annotated as {and_list(tails[:3])}"
+    annotated = "" if second.name in tails else f", annotated as {and_list(tails[:3])}"
     verb = "is linked to" if check == "gene_affects_phenotype" else "shows"
     return f"Yes: {first.name} {verb} {second.name}{annotated}{source}."
 
@@ -76,9 +76,14 @@ def _gene_and_disease(store: GraphStore, gene: Link, disease: Link) -> tuple[str
     shown = and_list(genes[:GENES_SHOWN]) + (f" and {len(genes) - GENES_SHOWN} more" if len(genes) > GENES_SHOWN
                                              else "")
     lines = [f"No: {classic}{disease.name} is {shown} in the graph, not {gene.name}."]
+    triples = [t for t in own if t.head_label == "Genotype"] + [caused[node] for _, node in related]
     if related:
         lines.append(f"{gene.name} causes " + "; ".join(text for text, _ in related) + ".")
-    triples = [t for t in own if t.head_label == "Genotype"] + [caused[node] for _, node in related]
+    elif caused:  # no related entry: what the gene causes, to point the way
+        names = [t.tail for t in caused.values()]
+        lines.append(f"{gene.name} is linked to {', '.join(names[:NEARBY_SHOWN])}"
+                     + (f" and {len(names) - NEARBY_SHOWN} more" if len(names) > NEARBY_SHOWN else "") + ".")
+        triples += list(caused.values())
     return "\n".join(lines), triples, runs
 
 

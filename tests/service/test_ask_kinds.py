@@ -9,23 +9,13 @@ import re
 
 import pytest
 
+from tests.support.markdown_tables import table_rows
+
 MODES = ["cypher", "vector"]
 
 
 def ask(pipeline, question: str, mode: str = "cypher") -> str:
     return pipeline.ask(question, mode=mode, backend="grounded").answer
-
-
-def table_rows(answer: str, header: str) -> list[list[str]]:
-    """The rows of the Markdown table whose header line starts with `header`."""
-    lines = answer.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith(header))
-    rows = []
-    for line in lines[start + 2:]:
-        if not line.startswith("|"):
-            break
-        rows.append([cell.strip() for cell in line.strip("|").split(" | ")])
-    return rows
 
 
 @pytest.mark.parametrize("mode", MODES)
