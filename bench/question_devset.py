@@ -508,10 +508,10 @@ def gene_count(facts: Facts, rng: random.Random, several: bool) -> Iterator[Draf
     """Diseases with one gene, or with several: most have one, and "1" must not be a safe guess. The count is
     of the links as MONDO corrects a series' artefacts (HPO's file gives a series' first entry the other
     members' genes: Megalencephalic leukoencephalopathy with subcortical cysts 1 has MLC1, not HEPACAM too)."""
-    diseases = [d for d in facts.askable_with_genes if (len(facts.genes_of_disease[d]) > 1) == several]
+    diseases = [d for d in facts.askable_with_genes if facts.corrected_genes[d]
+                and (len(facts.corrected_genes[d]) > 1) == several]
     for disease in shuffled(diseases, rng):
-        genes = facts.corrected_genes[disease] or facts.genes_of_disease[disease]
-        name, count = facts.disease_names[disease], str(len(genes))
+        name, count = facts.disease_names[disease], str(len(facts.corrected_genes[disease]))
         # "Noonan syndrome 1" has 1 gene: an answer repeating the name would score whatever it counts
         if not re.search(rf"(?<!\w){count}(?!\w)", name):
             yield disease, ask(rng, "count", disease=name), count

@@ -107,7 +107,7 @@ def group_through_member(facts: Facts, rng: random.Random) -> Iterator[Draft]:
     """A group and a gene that causes one of its members but that HPO does not link to the group itself."""
     groups = _groups(facts)
     for group in shuffled(groups, rng):
-        own = facts.corrected_genes[group]
+        own = facts.corrected_genes[group] | facts.genes_of_disease.get(group, set())
         genes = sorted({g for m in groups[group] for g in facts.corrected_genes[m]} - own)
         if genes:
             gene = rng.choice(genes)

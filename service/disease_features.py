@@ -24,6 +24,7 @@ from retrieval.gene_order import genes_in_order
 
 TABLE_ROWS = 20  # findings in a feature table; the rest named in a line below it
 FIRST_NAMED = 5  # findings the first sentence names
+SUMMARY_SHOWN = 10  # facial findings a summary names
 IDS = "MATCH (d:Disease) WHERE d.nid = $id RETURN d.disease_id AS did, d.other_ids AS others"
 MEMBERS = ("MATCH (m:Disease)-[:member_of]->(d:Disease) WHERE d.nid = $id RETURN m.nid AS node, m.dname AS name, "
            "m.disease_id AS did, m.other_ids AS others ORDER BY name")
@@ -147,6 +148,8 @@ def answer_features(retrieved, question: str, store: GraphStore, annotations: Di
         retrieved.lead, retrieved.complete = inheritance(store, annotations, diseases[0]), True
     elif retrieved.intent == "genes_of_disease" and len(diseases) == 1 and (retrieved.listing or not retrieved.lead):
         gene_list(retrieved, store, annotations, diseases[0])
+    elif retrieved.intent == "summary_of_disease" and retrieved.lead:
+        _summary_findings(retrieved, store, annotations, diseases)
     elif retrieved.intent == "phenotypes_of_disease" and len(diseases) == 1 and not retrieved.complete:
         disease = read_disease(store, annotations, diseases[0].node_id, diseases[0].name)
         text = feature_list(annotations.hpo, disease, facial_asked=bool(FACE_ASKED.search(question)))
@@ -157,3 +160,22 @@ def answer_features(retrieved, question: str, store: GraphStore, annotations: Di
             if more:  # FPKG's own facial phenotypes, and those of its published patients
                 text += "\nAlso in the graph (FPKG): " + ", ".join(more) + "."
             retrieved.lead, retrieved.complete = text, True
+
+
+SUMMARY_FINDINGS = "Facial findings (most frequent and specific first) ("
+
+
+def _summary_findings(retrieved, store: GraphStore, annotations: DiseaseAnnotations, diseases) -> None:
+    """A disease's summary names its facial findings in reading order from HPO's whole annotation (stated
+    frequencies first, a count from a few patients not read as one), where HPO annotates it."""
+    link = next((lk for lk in diseases if retrieved.lead.startswith(lk.name or "\0")), None)
+    if link is None:
+        return
+    facial = [f for f in read_disease(store, annotations, link.node_id, link.name).findings if f.facial]
+    if not facial:
+        return
+    shown = ", ".join(f.name for f in facial[:SUMMARY_SHOWN])
+    more = f" and {len(facial) - SUMMARY_SHOWN} more" if len(facial) > SUMMARY_SHOWN else ""
+    said = f"{SUMMARY_FINDINGS}{len(facial)}): {shown}{more} (HPO)."
+    retrieved.lead = "\n".join(said if line.startswith(SUMMARY_FINDINGS) else line
+                                for line in retrieved.lead.split("\n"))
