@@ -1,6 +1,9 @@
 """python -m bench question-devset: knowledge questions worded the way people write, from the HPO release.
 
     python -m bench question-devset [--out FILE] [--per-task N] [--seed S] [--split dev|test|all]
+                                    [--set standard|fuzzy|orphanet|kinds]
+
+(The command is bench/question_sets.py; the sets and their tasks are here and in bench/question_kinds.py.)
 
 Writes a CSV (task, question, reference, split) that `python -m bench domain --questions FILE`
 reads. The references come from the HPO release's facial layer (kg_dump/hpo_layer.py), not from
@@ -39,7 +42,6 @@ one. Tune on dev only. The dev rows of `--split all` are those of `--split dev`.
 
 from __future__ import annotations
 
-import argparse
 import csv
 import functools
 import itertools
@@ -53,14 +55,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bench.devsets import SPLITS, split_of
-from bench.results import results_dir, variant_name
 from fpkg.errors import BenchError
 from fpkg.names import fold_name, normalise
 from identity.mondo import Mondo
 from identity.series import correct_series_links
-from kg_dump.build import mondo_folder
-from kg_dump.hpo_layer import hpo_release, load_hpo_layer
-from kg_dump.hpo_profiles import load_hpo_profiles
 
 COLUMNS = ("task", "question", "reference", "split")
 ITEM_SEPARATOR = " ; "
@@ -571,16 +569,7 @@ ORPHANET_TASKS: dict[str, tuple[Stream, ...]] = {
     "genes_of_orphanet_name": (genes_of_orphanet_name,),
     "diseases_of_gene_orphanet_named": (diseases_of_gene_orphanet_named,),
 }
-SETS = {"standard": TASKS, "fuzzy": FUZZY_TASKS, "orphanet": ORPHANET_TASKS, "kinds": None}
-
-
-def set_tasks(name: str) -> dict[str, tuple[Stream, ...]]:
-    """A set's tasks; the kinds of question (bench/question_kinds.py) are read when asked for."""
-    if name == "kinds":
-        from bench.question_kinds import KIND_TASKS
-
-        return KIND_TASKS
-    return SETS[name]
+SETS = {"standard": TASKS, "fuzzy": FUZZY_TASKS, "orphanet": ORPHANET_TASKS}  # and kinds: bench/question_kinds.py
 
 
 # ---- the set ---------------------------------------------------------------------------
@@ -598,8 +587,7 @@ def first_per_split(drafts: Iterable[Draft], n: int) -> dict[str, list[Draft]]:
     return taken
 
 
-def task_rows(task: str, facts: Facts, per_task: int, seed: int) -> list[Row]:
-    streams = {name: found for tasks in SETS for name, found in set_tasks(tasks).items()}[task]
+def task_rows(task: str, streams: tuple[Stream, ...], facts: Facts, per_task: int, seed: int) -> list[Row]:
     share = math.ceil(per_task / len(streams))
     # a Random per stream: one task's draws do not move another's
     taken = [first_per_split(stream(facts, random.Random(f"{seed}/{task}/{i}")), share)
@@ -613,7 +601,7 @@ def task_rows(task: str, facts: Facts, per_task: int, seed: int) -> list[Row]:
 
 
 def generate(layer, *, per_task: int = 40, seed: int = 0, split: str = "dev", tasks: str = "standard",
-             mondo: Mondo | None = None, profiles=None) -> list[Row]:
+             mondo: Mondo | None = None, profiles=None, task_sets: dict | None = None) -> list[Row]:
     """`per_task` questions per task of the set `tasks` in `split` (in each split for "all"), task by task.
     The orphanet and kinds sets need MONDO (which entries are one disease, groups and members); the kinds set
     HPO's modes of inheritance too (`profiles`: kg_dump.hpo_profiles.HpoProfiles)."""
@@ -622,7 +610,8 @@ def generate(layer, *, per_task: int = 40, seed: int = 0, split: str = "dev", ta
     if tasks in ("orphanet", "kinds") and not mondo:
         raise BenchError(f"the {tasks} set needs the MONDO tables (python -m kg_dump fetch mondo)")
     facts = Facts(layer, mondo, profiles.inheritance if profiles is not None else None)
-    rows = [row for task in set_tasks(tasks) for row in task_rows(task, facts, per_task, seed)]
+    chosen = (task_sets or SETS)[tasks]
+    rows = [row for task, streams in chosen.items() for row in task_rows(task, streams, facts, per_task, seed)]
     return [row for row in rows if split in ("all", row.split)]
 
 
@@ -642,40 +631,3 @@ def describe(rows: list[Row]) -> dict[str, Any]:
     return {"questions": len(rows), "per_task": dict(counts),
             "lower_share": round(sum(r.asked.lower for r in rows) / n, 3),
             "typo_share": round(sum(bool(r.asked.misspelled) for r in rows) / n, 3)}
-
-
-# ---- command line ----------------------------------------------------------------------
-
-def register(subparsers, common: argparse.ArgumentParser) -> None:
-    parser = subparsers.add_parser("question-devset", parents=[common],
-                                   help="knowledge questions as people write them, from HPO (a CSV for domain)",
-                                   description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", type=Path, help="the CSV to write (default: results/question_devset.csv)")
-    parser.add_argument("--per-task", type=int, default=40, help="questions per task and split (default 40)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--split", choices=(*SPLITS, "all"), default="dev")
-    parser.add_argument("--set", choices=tuple(SETS), default="standard", dest="question_set",
-                        help="standard (the tasks above), fuzzy (features described, not named), orphanet "
-                             "(diseases by the names only Orphanet gives them) or kinds (inheritance, yes/no over "
-                             "groups and members, both, in common, comparisons: bench/question_kinds.py)")
-    parser.set_defaults(handler=handle)
-
-
-def handle(args: argparse.Namespace, context) -> tuple[str, dict[str, Any], str]:
-    settings = context.settings
-    profiles = load_hpo_profiles(settings.hpo_dir, settings.cache_dir) if args.question_set == "kinds" else None
-    rows = generate(load_hpo_layer(settings.hpo_dir, settings.cache_dir), per_task=args.per_task, seed=args.seed,
-                    split=args.split, tasks=args.question_set, mondo=Mondo.load(mondo_folder(settings)),
-                    profiles=profiles)
-    out = args.out or results_dir(args.results_dir) / "question_devset.csv"
-    write_csv(rows, out)
-    result = {"out": str(out), "split": args.split, "seed": args.seed, "per_task_asked": args.per_task,
-              "hpo": hpo_release(settings.hpo_dir), **describe(rows)}
-    lines = [f"question-devset: {result['questions']} questions ({args.split}) in {out}; "
-             f"{result['lower_share']:.0%} lower case, {result['typo_share']:.0%} with a typo; "
-             f"HPO {result['hpo']['hp_obo']}"]
-    lines += [f"  {task:<24} " + "  ".join(f"{split} {n}" for split, n in counts.items())
-              for task, counts in result["per_task"].items()]
-    name = variant_name(args.split, args.per_task, args.seed and f"seed{args.seed}",
-                        args.question_set != "standard" and args.question_set)
-    return name, result, "\n".join(lines)

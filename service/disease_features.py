@@ -1,6 +1,5 @@
-"""Ask's answers about one disease, read as a clinician reads them (`kg_dump.cardinal`), and the dispatch of
-the answers the service writes from HPO's whole annotation (features, comparisons, what two diseases share,
-modes of inheritance, a disease's genes in order).
+"""Ask's answers about one disease's findings, read as a clinician reads them (`kg_dump.cardinal`); the
+answers the service writes from HPO's whole annotation are dispatched by `service.feature_answers`.
 
 A disease is read with its OMIM and ORPHA entries, and with a group of one that is the same disease under
 another entry (CHARGE syndrome's OMIM entry and Orphanet's group of one, which holds the frequencies). Its
@@ -13,7 +12,6 @@ long tail in a line.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from fpkg.markdown import and_list, table
@@ -24,7 +22,6 @@ from retrieval.gene_order import genes_in_order
 
 TABLE_ROWS = 20  # findings in a feature table; the rest named in a line below it
 FIRST_NAMED = 5  # findings the first sentence names
-SUMMARY_SHOWN = 10  # facial findings a summary names
 IDS = "MATCH (d:Disease) WHERE d.nid = $id RETURN d.disease_id AS did, d.other_ids AS others"
 MEMBERS = ("MATCH (m:Disease)-[:member_of]->(d:Disease) WHERE d.nid = $id RETURN m.nid AS node, m.dname AS name, "
            "m.disease_id AS did, m.other_ids AS others ORDER BY name")
@@ -125,57 +122,3 @@ def _banded(findings: list[Finding]) -> str:
         else:
             bands.setdefault(finding.band, []).append(finding.name)
     return "; ".join(f"{band} — {', '.join(names)}" for band, names in bands.items())
-
-
-FACE_ASKED = re.compile(r"\b(fac(e|es|ial)|dysmorph\w*|craniofacial)\b", re.IGNORECASE)
-
-
-def answer_features(retrieved, question: str, store: GraphStore, annotations: DiseaseAnnotations) -> None:
-    """The answers written from HPO's whole annotation (the retrieved facts stay the evidence): a disease's
-    features, two diseases compared or what they share, a disease's modes of inheritance, its genes in the
-    order that matters. Nothing changes when HPO annotates none of them."""
-    from service.comparison import compare, shared_first
-    from service.disease_lists import gene_list, inheritance
-
-    diseases = [link for link in retrieved.links if link.type == "DISEASE" and link.node_id is not None]
-    diseases = list({link.node_id: link for link in diseases}.values())
-    if retrieved.intent in ("compare_diseases", "shared_by_diseases") and len(diseases) >= 2:
-        first, second = (read_disease(store, annotations, link.node_id, link.name) for link in diseases[:2])
-        if first.findings and second.findings:
-            write = shared_first if retrieved.intent == "shared_by_diseases" else compare
-            retrieved.lead, retrieved.complete = write(annotations.hpo, first, second), True
-    elif retrieved.intent == "inheritance_of_disease" and diseases:
-        retrieved.lead, retrieved.complete = inheritance(store, annotations, diseases[0]), True
-    elif retrieved.intent == "genes_of_disease" and len(diseases) == 1 and (retrieved.listing or not retrieved.lead):
-        gene_list(retrieved, store, annotations, diseases[0])
-    elif retrieved.intent == "summary_of_disease" and retrieved.lead:
-        _summary_findings(retrieved, store, annotations, diseases)
-    elif retrieved.intent == "phenotypes_of_disease" and len(diseases) == 1 and not retrieved.complete:
-        disease = read_disease(store, annotations, diseases[0].node_id, diseases[0].name)
-        text = feature_list(annotations.hpo, disease, facial_asked=bool(FACE_ASKED.search(question)))
-        if text:
-            listed = {f.name.casefold() for f in disease.findings}
-            more = list(dict.fromkeys(t.tail for t in retrieved.triples if t.relation == "Exhibit"
-                                      and t.head_id == disease.node and t.tail.casefold() not in listed))
-            if more:  # FPKG's own facial phenotypes, and those of its published patients
-                text += "\nAlso in the graph (FPKG): " + ", ".join(more) + "."
-            retrieved.lead, retrieved.complete = text, True
-
-
-SUMMARY_FINDINGS = "Facial findings (most frequent and specific first) ("
-
-
-def _summary_findings(retrieved, store: GraphStore, annotations: DiseaseAnnotations, diseases) -> None:
-    """A disease's summary names its facial findings in reading order from HPO's whole annotation (stated
-    frequencies first, a count from a few patients not read as one), where HPO annotates it."""
-    link = next((lk for lk in diseases if retrieved.lead.startswith(lk.name or "\0")), None)
-    if link is None:
-        return
-    facial = [f for f in read_disease(store, annotations, link.node_id, link.name).findings if f.facial]
-    if not facial:
-        return
-    shown = ", ".join(f.name for f in facial[:SUMMARY_SHOWN])
-    more = f" and {len(facial) - SUMMARY_SHOWN} more" if len(facial) > SUMMARY_SHOWN else ""
-    said = f"{SUMMARY_FINDINGS}{len(facial)}): {shown}{more} (HPO)."
-    retrieved.lead = "\n".join(said if line.startswith(SUMMARY_FINDINGS) else line
-                                for line in retrieved.lead.split("\n"))

@@ -54,7 +54,7 @@ from service.answers import (
     unsupported_names,
 )
 from service.case_parser import parse_case
-from service.disease_features import answer_features
+from service.feature_answers import answer_features
 from service.languages import Translator
 from service.reading import findings_read, variant_read
 from service.validation import (

@@ -415,7 +415,8 @@ def test_the_kinds_set_asks_each_kind_in_both_splits_with_references_from_hpo_an
     if not mondo:
         pytest.skip("no MONDO tables")
     profiles = load_hpo_profiles(test_settings.hpo_dir, test_settings.cache_dir)
-    kinds = generate(layer, split="all", tasks="kinds", mondo=mondo, profiles=profiles, per_task=20)
+    kinds = generate(layer, split="all", tasks="kinds", mondo=mondo, profiles=profiles, per_task=20,
+                     task_sets={"kinds": KIND_TASKS})
     counts = Counter((row.task, row.split) for row in kinds)
     assert counts == {(task, split): 20 for task in KIND_TASKS for split in ("dev", "test")}
     standard = {phrasing for phrasings in PHRASINGS.values() for phrasing in phrasings}
@@ -432,4 +433,4 @@ def test_the_kinds_set_asks_each_kind_in_both_splits_with_references_from_hpo_an
                 set.union(*(hpo["disease_phenotype"][d] for d in hpo["disease_ids"][names["disease2"]]))
             assert {hpo["phenotype_name"][p] for p in shared} >= set(row.reference.split(" ; "))
     with pytest.raises(BenchError):
-        generate(layer, tasks="kinds")
+        generate(layer, tasks="kinds", task_sets={"kinds": KIND_TASKS})
