@@ -22,7 +22,7 @@ from retrieval.gene_order import genes_in_order
 from retrieval.intent import INTENTS, asked_for
 from retrieval.intersections import diseases_with_all, finding_entry, intersection_answer, phenotype_slots
 from retrieval.linking import EntityLinker
-from retrieval.relations import asks_both, asks_count, asks_inheritance
+from retrieval.relations import asks_both, asks_count, asks_inheritance, without_names
 from retrieval.result import CypherRun, Link, Triple
 from retrieval.yes_no import yes_no
 
@@ -76,7 +76,7 @@ def answer_structured(question: str, links: list[Link], store: GraphStore,
         if pair is not None:
             text, triples, runs = yes_no(store, *pair)
             return Answered("yes_no", text, triples, runs, pair[0])
-    asked = [thing for thing in asked_for(question) if thing in PLURALS]
+    asked = [thing for thing in asked_for(without_names(question, named)) if thing in PLURALS]  # not a name's words
     phenotypes = _phenotype_question(question, links, by_label, asked, store, linker)
     if phenotypes is not None:
         return phenotypes

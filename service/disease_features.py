@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from fpkg.markdown import and_list, table
 from graphstore.store import GraphStore
-from kg_dump.cardinal import FREQUENT, DiseaseAnnotations, Finding, known
+from kg_dump.cardinal import FREQUENT, MIN_PATIENTS, DiseaseAnnotations, Finding, known
 from kg_dump.hpo_profiles import HpoProfiles
 from retrieval.gene_order import genes_in_order
 
@@ -85,8 +85,11 @@ def feature_list(hpo: HpoProfiles, disease: Disease, facial_asked: bool) -> str 
     beside = [f for f in other if not hpo.facial[f.term]]
     shown = facial if facial_asked and facial else disease.findings
     kind = "facial findings" if shown is facial else "findings"
-    top = textbook(shown)[:TABLE_ROWS] or shown[:FIRST_NAMED]
-    lines = [f"{disease.name}: {_typical(top, kind)}HPO annotates {len(facial)} facial findings and {len(other)} "
+    top = textbook(shown)[:TABLE_ROWS]
+    said = _typical(top, kind) if top else f"no {kind[:-1]} is frequent by a stated frequency or a count from " \
+                                           f"{MIN_PATIENTS} patients or more. "
+    top = top or shown[:FIRST_NAMED]
+    lines = [f"{disease.name}: {said}HPO annotates {len(facial)} facial findings and {len(other)} "
              "others; the most frequent and specific first.", "",
              table(["facial finding" if shown is facial else "finding", "frequency"],
                    ([f.name, frequency_cell(f)] for f in top))]

@@ -36,7 +36,8 @@ def answer_features(retrieved, question: str, store: GraphStore, annotations: Di
         gene_list(retrieved, store, annotations, diseases[0])
     elif retrieved.intent == "summary_of_disease" and retrieved.lead:
         _summary_findings(retrieved, store, annotations, diseases)
-    elif retrieved.intent == "phenotypes_of_disease" and len(diseases) == 1 and not retrieved.complete:
+    elif retrieved.intent == "phenotypes_of_disease" and len(diseases) == 1 and not retrieved.complete \
+            and (retrieved.listing or not retrieved.lead):  # a list, not a count or a yes/no
         disease = read_disease(store, annotations, diseases[0].node_id, diseases[0].name)
         text = feature_list(annotations.hpo, disease, facial_asked=bool(FACE_ASKED.search(question)))
         if text:
