@@ -211,7 +211,7 @@ class VectorRetriever(Retriever):
         clock = time.perf_counter()
         nearest = [(row, score) for row, score in found if row not in linked]
         intent, how = recognise(text, named) if text and relation else (None, "")
-        summary, asked = None, []
+        summary, asked, focus = None, [], ()
         structured = answer_structured(text, named, self.store, self.linker) if intent is not None else None
         if structured is not None:  # what two names have in common, a count, a yes/no
             asked, result.lead, result.intent = structured.triples, structured.lead, structured.intent
@@ -235,10 +235,11 @@ class VectorRetriever(Retriever):
             asked, result.lead, result.complete, result.intent = summary.triples, summary.text, True, summary.intent
             result.cypher.extend(summary.runs)
         elif structured is None and result.intent in TEMPLATES and asked:  # a list, numbered under its lead
-            asking = {link.node_id for link in named} or {t.head_id for t in asked[:1]}
+            asking = {link.node_id for link in named} or {t.head_id for t in asked[:1]}  # a feature described
             result.listing = listing(result.intent, asking, asked, self.linker)
+            focus = tuple(asking)
             result.lead = result.lead or _list_lead(result.intent, named, asked)
-        result.focus = tuple(link.node_id for link in named)
+        result.focus = tuple(link.node_id for link in named) or focus
         timings["relation"] = _ms(clock)
 
         clock = time.perf_counter()
