@@ -235,7 +235,8 @@ class VectorRetriever(Retriever):
             asked, result.lead, result.complete, result.intent = summary.triples, summary.text, True, summary.intent
             result.cypher.extend(summary.runs)
         elif structured is None and result.intent in TEMPLATES and asked:  # a list, numbered under its lead
-            asking = {link.node_id for link in named} or {t.head_id for t in asked[:1]}  # a feature described
+            needs = TEMPLATES[result.intent].needs  # the names the list is of (a feature described: the nearest)
+            asking = {link.node_id for link in named if link.label == needs} or {t.head_id for t in asked[:1]}
             result.listing = listing(result.intent, asking, asked, self.linker)
             focus = tuple(asking)
             result.lead = result.lead or _list_lead(result.intent, named, asked)
