@@ -142,3 +142,12 @@ def test_charges_features_say_how_many_patients_a_count_comes_from(pipeline):
     assert {"Coloboma", "Choanal atresia"} <= {row[0] for row in rows}
     assert all(not re.search(r"\d of \d patients", row[1]) for row in rows)
     assert re.search(r"counted in few patients — [^;]*\(\d of \d patients\)", answer)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_finding_named_like_an_omim_entry_is_read_as_the_finding(pipeline, mode):
+    answer = ask(pipeline, "Which syndromes have bifid uvula and cleft palate?", mode)
+    assert re.match(r"\d+ diseases have both Bifid uvula and Cleft palate", answer), answer[:200]
+    assert "is Uvula, bifid in the graph" not in answer  # never said to be the OMIM entry it was not read as
+    rows = table_rows(answer, "| # | disease | genes | Bifid uvula | Cleft palate |")
+    assert rows and "Uvula, bifid" not in {row[1] for row in rows}
