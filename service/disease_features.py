@@ -93,9 +93,10 @@ def feature_list(hpo: HpoProfiles, disease: Disease, facial_asked: bool) -> str 
              "others; the most frequent and specific first.", "",
              table(["facial finding" if shown is facial else "finding", "frequency"],
                    ([f.name, frequency_cell(f)] for f in top))]
+    lines.append("")  # a blank line after the table: a line right below it would be read as a row
     rest = [f for f in shown if f not in top]
     if rest:
-        lines += ["", f"Also {'facial' if shown is facial else 'annotated'}: {_banded(rest)}."]
+        lines.append(f"Also {'facial' if shown is facial else 'annotated'}: {_banded(rest)}.")
     if shown is facial:
         if senses:
             lines.append(f"Sight and hearing: {_banded(senses)}.")
@@ -103,7 +104,7 @@ def feature_list(hpo: HpoProfiles, disease: Disease, facial_asked: bool) -> str 
             frequent = [f.name for f in textbook(beside)]
             lines.append(f"Beside the face, {len(beside)} findings" + (f", frequent: {', '.join(frequent)}"
                                                                         if frequent else "") + ".")
-    return "\n".join(lines)
+    return "\n".join(lines).rstrip()
 
 
 def _typical(top: list[Finding], kind: str) -> str:

@@ -44,8 +44,7 @@ def inheritance(store: GraphStore, annotations: DiseaseAnnotations, link: Link) 
                                                                                    len(rows) > 1 else ".")
     said = [f"{kind} ({', '.join(found)})" if found and len(by_kind) > 1 else kind for kind, found in by_kind.items()]
     how = ", by gene" if len(by_kind) > 1 else ""
-    whose = "its members' annotations" if len(rows) > 1 else "its annotation"
-    lead = f"{link.name} is inherited {' or '.join(said)}{how} (HPO, {whose})."
+    lead = f"{link.name} is inherited {' or '.join(said)}{how} (HPO)."
     return "\n".join([lead, "", table(["gene", "disease", "mode of inheritance (HPO)"],
                                       ([", ".join(mine) or "—", name, ", ".join(mode_text(m) for m in modes)
                                         or NOT_RECORDED] for _, mine, name, modes in rows))])

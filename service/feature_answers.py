@@ -45,7 +45,7 @@ def answer_features(retrieved, question: str, store: GraphStore, annotations: Di
             more = list(dict.fromkeys(t.tail for t in retrieved.triples if t.relation == "Exhibit"
                                       and t.head_id == disease.node and t.tail.casefold() not in listed))
             if more:  # FPKG's own facial phenotypes, and those of its published patients
-                text += "\nAlso in the graph (FPKG): " + ", ".join(more) + "."
+                text += "\n\nAlso in the graph (FPKG): " + ", ".join(more) + "."
             retrieved.lead, retrieved.complete = text, True
 
 

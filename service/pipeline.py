@@ -487,11 +487,12 @@ def _take(result: PipelineResult, retrieved: RetrievalResult) -> None:
 
 
 def said_after(retrieved: RetrievalResult, note: str) -> None:
-    """A note said after the answer: below a list's items, after a lead, or alone."""
+    """A note said after the answer: below a list's items, after a lead (a blank line apart: a line right below
+    a Markdown table would be read as one of its rows), or alone."""
     if retrieved.listing:
         retrieved.listing += "\n\n" + note
     else:
-        retrieved.lead = "\n".join([*([retrieved.lead] if retrieved.lead else []), note])
+        retrieved.lead = "\n\n".join([*([retrieved.lead] if retrieved.lead else []), note])
 
 
 def _unique(triples: list[Triple]) -> list[Triple]:

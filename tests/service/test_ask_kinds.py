@@ -151,3 +151,15 @@ def test_a_finding_named_like_an_omim_entry_is_read_as_the_finding(pipeline, mod
     assert "is Uvula, bifid in the graph" not in answer  # never said to be the OMIM entry it was not read as
     rows = table_rows(answer, "| # | disease | genes | Bifid uvula | Cleft palate |")
     assert rows and "Uvula, bifid" not in {row[1] for row in rows}
+
+
+@pytest.mark.parametrize("question", ["How is Cornelia de Lange syndrome inherited?",
+                                      "How is Marfan syndrome inherited?",
+                                      "What are the facial features of CHARGE syndrome?",
+                                      "What distinguishes Kabuki syndrome from CHARGE syndrome?",
+                                      "Which syndromes cause lower lip pits with cleft lip or palate?"])
+def test_a_table_ends_before_the_text_after_it(pipeline, question):
+    lines = ask(pipeline, question).splitlines()
+    for line, following in zip(lines, lines[1:], strict=False):
+        if line.startswith("|"):  # Markdown reads a line right below a table as one of its rows
+            assert following.startswith("|") or not following.strip(), (line, following)
