@@ -51,7 +51,7 @@ from fpkg.errors import EXIT_FAILURE
 COMMAND_MODULES = ("bench.diagnosis", "bench.generalise", "bench.calibration", "bench.fit_weights", "bench.domain",
                    "bench.repeat", "bench.perf", "bench.suite", "bench.report", "bench.load", "bench.server_cost",
                    "bench.vector_speed", "bench.glee_check", "bench.ner_speed", "bench.gpu_smoke",
-                   "bench.question_devset", "bench.cypher_prompts", "bench.context_size", "bench.option_links",
+                   "bench.question_sets", "bench.cypher_prompts", "bench.context_size", "bench.option_links",
                    "bench.ask_relations", "bench.multilingual", "bench.reading")
 
 

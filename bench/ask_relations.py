@@ -7,8 +7,8 @@ an evaluation file; at least 40 per relation, summaries included), splits it int
 hash of each wording (`form`: a wording and all its rows fall on one side), asks each question in
 each mode and reports per relation and split the share answered as asked:
 - a list relation: the retrieval's intent is that relation, with facts;
-- `intersection`: the answer says what the names have in common ("… linked to both …", or that
-  nothing is recorded for both); `count`: its first line is a number of things linked to the name;
+- `intersection`: the answer says what the names have in common ("… linked to both …", "… have both …",
+  or that nothing is recorded for both); `count`: its first line is a number of things linked to the name;
 - `summary`: the answer is the named entity's summary and names its genes or diseases and findings
   (checked against the graph's own lists, read with the templates).
 """
@@ -32,8 +32,9 @@ from retrieval.result import RetrievalResult
 PARAPHRASES = Path(__file__).resolve().parent / "data" / "ask_paraphrases.csv"
 SPLITS = ("dev", "test")
 TARGET = 0.95
-INTERSECTION = re.compile(r"linked to (both|all of) |^Not recorded: the graph links no ")
-COUNT = re.compile(r"^\d+ [\w ]+ linked to .+ in the graph\.")
+INTERSECTION = re.compile(r"(linked to|ha(ve|s)) (both|all of) "
+                          r"|^Not recorded: (the graph links no|no disease in the graph)")
+COUNT = re.compile(r"^\d+ [\w ]+ linked to .+ in the graph[.,]")
 # what a summary must name, per label of its entity: (template for the expected names, side)
 SUMMARY_NEEDS = {"Disease": ("genes_of_disease", "phenotypes_of_disease"),
                  "Genotype": ("diseases_of_gene", "phenotypes_of_gene"),

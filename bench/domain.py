@@ -12,8 +12,8 @@ is not tolerant of synonyms: there the synonyms are what is asked for.
 `--questions FILE` takes such a workbook, or a CSV with the columns task, question, reference
 (`python -m bench question-devset` writes one): a list reference holds its items joined by " ; ".
 Two of its tasks are scored right or wrong instead (coverage 1 or 0, no semantic score):
-`yes_no` by the answer's first word ("Yes" / "Not recorded"), `count` by the reference number
-standing as a whole number in the answer's first sentence.
+`yes_no` by the answer's first word ("Yes" / "Not recorded", or "No" for a reference "Not recorded"),
+`count` by the reference number standing as a whole number in the answer's first sentence.
 """
 
 from __future__ import annotations
@@ -116,8 +116,11 @@ def first_word(text: str) -> str:
 
 
 def yes_no_right(answer: str, reference: str) -> bool:
-    """The answer starts with the reference's first word: "yes" for Yes, "not" for Not recorded."""
-    return first_word(answer) != "" and first_word(answer) == first_word(reference)
+    """The answer starts with the reference's first word: "yes" for Yes, "not" for Not recorded; "no" too for
+    Not recorded (a gene and a disease whose genes the graph records: "No: classic Crouzon syndrome is FGFR2
+    …"); "no" for a reference No."""
+    said, meant = first_word(answer), first_word(reference)
+    return said != "" and (said == meant or (said == "no" and meant == "not"))
 
 
 def count_right(answer: str, reference: str) -> bool:
@@ -128,7 +131,7 @@ def count_right(answer: str, reference: str) -> bool:
 
 
 # Tasks whose answer is right or wrong, not a list to cover.
-EXACT_SCORES = {"yes_no": yes_no_right, "count": count_right}
+EXACT_SCORES = {"yes_no": yes_no_right, "yes_no_group": yes_no_right, "count": count_right}
 
 
 def score_answer(question: DomainQuestion, answer: str, aliases: AliasIndex) -> dict[str, Any]:

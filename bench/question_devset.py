@@ -1,6 +1,9 @@
 """python -m bench question-devset: knowledge questions worded the way people write, from the HPO release.
 
     python -m bench question-devset [--out FILE] [--per-task N] [--seed S] [--split dev|test|all]
+                                    [--set standard|fuzzy|orphanet|kinds]
+
+(The command is bench/question_sets.py; the sets and their tasks are here and in bench/question_kinds.py.)
 
 Writes a CSV (task, question, reference, split) that `python -m bench domain --questions FILE`
 reads. The references come from the HPO release's facial layer (kg_dump/hpo_layer.py), not from
@@ -20,6 +23,9 @@ are the items joined by " ; "; yes/no references are "Yes" or "Not recorded"; co
 `--set fuzzy` asks instead about a facial feature described, not named: the first sentence of its
 HPO definition when it says none of the feature's names (described_genes, described_diseases:
 the items; described_name: the feature's name). Vector retrieval is meant to do better there.
+`--set kinds` asks kinds of question beyond one relation, in wordings of their own (bench/question_kinds.py):
+a disease's modes of inheritance, yes/no about a gene and a group or one of its members, diseases with both of
+two findings, what two diseases share, and what tells two diseases apart.
 `--set orphanet` asks about diseases by the name only Orphanet gives them (an OMIM entry's Orphanet twin,
 one node in the graph): genes_of_orphanet_name (its genes), diseases_of_gene_orphanet_named (a gene's
 diseases, some named so in the reference).
@@ -36,7 +42,6 @@ one. Tune on dev only. The dev rows of `--split all` are those of `--split dev`.
 
 from __future__ import annotations
 
-import argparse
 import csv
 import functools
 import itertools
@@ -50,14 +55,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bench.devsets import SPLITS, split_of
-from bench.results import results_dir, variant_name
 from fpkg.errors import BenchError
 from fpkg.names import fold_name, normalise
 from identity.mondo import Mondo
 from identity.series import correct_series_links
-from kg_dump.build import mondo_folder
-from kg_dump.hpo_layer import load_hpo_layer
-from kg_dump.sources import hpo_folder, hpo_provenance
 
 COLUMNS = ("task", "question", "reference", "split")
 ITEM_SEPARATOR = " ; "
@@ -231,7 +232,9 @@ Draft = tuple[str, Asked, str]  # the main entity's id, the question, its refere
 class Facts:
     """The HPO layer's links indexed both ways, and which diseases can be asked about by name."""
 
-    def __init__(self, layer, mondo: Mondo | None = None):
+    def __init__(self, layer, mondo: Mondo | None = None, inheritance: dict[str, tuple[str, ...]] | None = None):
+        self.mondo = mondo or Mondo()
+        self.inheritance = inheritance or {}  # disease id -> HPO's modes of inheritance (the kinds set)
         self.disease_names = layer.diseases
         self.phenotype_names = {p["hpo_id"]: p["name"] for p in layer.phenotypes}
         # a synonym that is the name itself or its plural ("Narrow palpebral fissures") is no other name
@@ -340,10 +343,11 @@ def misspell(name: str, rng: random.Random) -> str:
     return name[:i] + name[i] + name[i:]
 
 
-def ask(rng: random.Random, phrasing: str, **names: str) -> Asked:
-    """A phrasing of `phrasing`'s kind filled with `names`; perhaps with a typo in a disease or
-    phenotype name, perhaps all lower case."""
-    template = rng.choice(PHRASINGS[phrasing])
+def ask(rng: random.Random, phrasing: str, phrasings: dict[str, tuple[str, ...]] | None = None,
+        **names: str) -> Asked:
+    """A phrasing of `phrasing`'s kind (in `phrasings`, default PHRASINGS) filled with `names`; perhaps with a
+    typo in a disease or phenotype name, perhaps all lower case."""
+    template = rng.choice((phrasings or PHRASINGS)[phrasing])
     lower, typo = rng.random() < LOWER_SHARE, rng.random() < TYPO_SHARE
     written = {slot: in_running_text(name) if slot.startswith("phenotype") else name for slot, name in names.items()}
     typo_slots = [slot for slot in sorted(names) if slot not in GENE_SLOTS and misspellable(names[slot])]
@@ -499,10 +503,13 @@ def shared_by_phenotypes(facts: Facts, rng: random.Random) -> Iterator[Draft]:
 
 
 def gene_count(facts: Facts, rng: random.Random, several: bool) -> Iterator[Draft]:
-    """Diseases with one gene, or with several: most have one, and "1" must not be a safe guess."""
-    diseases = [d for d in facts.askable_with_genes if (len(facts.genes_of_disease[d]) > 1) == several]
+    """Diseases with one gene, or with several: most have one, and "1" must not be a safe guess. The count is
+    of the links as MONDO corrects a series' artefacts (HPO's file gives a series' first entry the other
+    members' genes: Megalencephalic leukoencephalopathy with subcortical cysts 1 has MLC1, not HEPACAM too)."""
+    diseases = [d for d in facts.askable_with_genes if facts.corrected_genes[d]
+                and (len(facts.corrected_genes[d]) > 1) == several]
     for disease in shuffled(diseases, rng):
-        name, count = facts.disease_names[disease], str(len(facts.genes_of_disease[disease]))
+        name, count = facts.disease_names[disease], str(len(facts.corrected_genes[disease]))
         # "Noonan syndrome 1" has 1 gene: an answer repeating the name would score whatever it counts
         if not re.search(rf"(?<!\w){count}(?!\w)", name):
             yield disease, ask(rng, "count", disease=name), count
@@ -562,7 +569,7 @@ ORPHANET_TASKS: dict[str, tuple[Stream, ...]] = {
     "genes_of_orphanet_name": (genes_of_orphanet_name,),
     "diseases_of_gene_orphanet_named": (diseases_of_gene_orphanet_named,),
 }
-SETS = {"standard": TASKS, "fuzzy": FUZZY_TASKS, "orphanet": ORPHANET_TASKS}
+SETS = {"standard": TASKS, "fuzzy": FUZZY_TASKS, "orphanet": ORPHANET_TASKS}  # and kinds: bench/question_kinds.py
 
 
 # ---- the set ---------------------------------------------------------------------------
@@ -580,8 +587,7 @@ def first_per_split(drafts: Iterable[Draft], n: int) -> dict[str, list[Draft]]:
     return taken
 
 
-def task_rows(task: str, facts: Facts, per_task: int, seed: int) -> list[Row]:
-    streams = {**TASKS, **FUZZY_TASKS, **ORPHANET_TASKS}[task]
+def task_rows(task: str, streams: tuple[Stream, ...], facts: Facts, per_task: int, seed: int) -> list[Row]:
     share = math.ceil(per_task / len(streams))
     # a Random per stream: one task's draws do not move another's
     taken = [first_per_split(stream(facts, random.Random(f"{seed}/{task}/{i}")), share)
@@ -595,15 +601,17 @@ def task_rows(task: str, facts: Facts, per_task: int, seed: int) -> list[Row]:
 
 
 def generate(layer, *, per_task: int = 40, seed: int = 0, split: str = "dev", tasks: str = "standard",
-             mondo: Mondo | None = None) -> list[Row]:
+             mondo: Mondo | None = None, profiles=None, task_sets: dict | None = None) -> list[Row]:
     """`per_task` questions per task of the set `tasks` in `split` (in each split for "all"), task by task.
-    The orphanet set needs MONDO (which entries are one disease)."""
+    The orphanet and kinds sets need MONDO (which entries are one disease, groups and members); the kinds set
+    HPO's modes of inheritance too (`profiles`: kg_dump.hpo_profiles.HpoProfiles)."""
     if per_task < 1:
         raise BenchError(f"--per-task must be at least 1, not {per_task}")
-    if tasks == "orphanet" and not mondo:
-        raise BenchError("the orphanet set needs the MONDO tables (python -m kg_dump fetch mondo)")
-    facts = Facts(layer, mondo)
-    rows = [row for task in SETS[tasks] for row in task_rows(task, facts, per_task, seed)]
+    if tasks in ("orphanet", "kinds") and not mondo:
+        raise BenchError(f"the {tasks} set needs the MONDO tables (python -m kg_dump fetch mondo)")
+    facts = Facts(layer, mondo, profiles.inheritance if profiles is not None else None)
+    chosen = (task_sets or SETS)[tasks]
+    rows = [row for task, streams in chosen.items() for row in task_rows(task, streams, facts, per_task, seed)]
     return [row for row in rows if split in ("all", row.split)]
 
 
@@ -623,37 +631,3 @@ def describe(rows: list[Row]) -> dict[str, Any]:
     return {"questions": len(rows), "per_task": dict(counts),
             "lower_share": round(sum(r.asked.lower for r in rows) / n, 3),
             "typo_share": round(sum(bool(r.asked.misspelled) for r in rows) / n, 3)}
-
-
-# ---- command line ----------------------------------------------------------------------
-
-def register(subparsers, common: argparse.ArgumentParser) -> None:
-    parser = subparsers.add_parser("question-devset", parents=[common],
-                                   help="knowledge questions as people write them, from HPO (a CSV for domain)",
-                                   description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", type=Path, help="the CSV to write (default: results/question_devset.csv)")
-    parser.add_argument("--per-task", type=int, default=40, help="questions per task and split (default 40)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--split", choices=(*SPLITS, "all"), default="dev")
-    parser.add_argument("--set", choices=tuple(SETS), default="standard", dest="question_set",
-                        help="standard (the tasks above), fuzzy (features described, not named) or orphanet "
-                             "(diseases by the names only Orphanet gives them)")
-    parser.set_defaults(handler=handle)
-
-
-def handle(args: argparse.Namespace, context) -> tuple[str, dict[str, Any], str]:
-    settings = context.settings
-    rows = generate(load_hpo_layer(hpo_folder(settings), settings.cache_dir), per_task=args.per_task, seed=args.seed,
-                    split=args.split, tasks=args.question_set, mondo=Mondo.load(mondo_folder(settings)))
-    out = args.out or results_dir(args.results_dir) / "question_devset.csv"
-    write_csv(rows, out)
-    result = {"out": str(out), "split": args.split, "seed": args.seed, "per_task_asked": args.per_task,
-              "hpo": hpo_provenance(settings), **describe(rows)}
-    lines = [f"question-devset: {result['questions']} questions ({args.split}) in {out}; "
-             f"{result['lower_share']:.0%} lower case, {result['typo_share']:.0%} with a typo; "
-             f"HPO {result['hpo']['hp_obo']}"]
-    lines += [f"  {task:<24} " + "  ".join(f"{split} {n}" for split, n in counts.items())
-              for task, counts in result["per_task"].items()]
-    name = variant_name(args.split, args.per_task, args.seed and f"seed{args.seed}",
-                        args.question_set != "standard" and args.question_set)
-    return name, result, "\n".join(lines)

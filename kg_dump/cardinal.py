@@ -3,10 +3,13 @@ differential: a *cardinal* finding is frequent in the disease (HPO's very freque
 and rare elsewhere (few annotated diseases show it or a term below it: its information content).
 
 A disease's findings are read in the order a clinician reads them: by annotation frequency (HPO's
-bands), then by specificity, the long tail last. Frequencies are those of `kg_dump.hpo_profiles`
-(NaN: not given, as in most OMIM annotations). "Facial" here means what is seen on the face, eyes
-and ears: HPO's head-or-neck, eye and ear terms less the functional ones (hearing, vision, the
-middle and inner ear, refraction), which a clinician lists with the other findings.
+bands), then by specificity, the long tail last. A frequency counted in published patients (HPO's
+n/m) counts only from `MIN_PATIENTS` patients up: "2 of 3 patients" (one family, often) is said as such
+and read as a frequency not given, never as a cardinal finding nor one that tells two diseases apart.
+Frequencies are those of `kg_dump.hpo_profiles` (NaN: not given, as in most OMIM annotations). "Facial"
+here means what is seen on the face, eyes and ears: HPO's head-or-neck, eye and ear terms less the
+functional ones (hearing, vision, the middle and inner ear, refraction), which a clinician lists with the
+other findings.
 
 Interface (`annotations`: HPO term number -> frequency, as `DiseaseAnnotations.terms[node]` and
 `diagnosis.profiles.DiseaseProfiles.hpo_terms[node]` hold them):
@@ -21,6 +24,8 @@ import math
 from collections.abc import Mapping, Set
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from kg_dump.hpo_profiles import HpoProfiles
 
 CARDINAL_MIN_FREQUENCY = 0.8  # HPO's "very frequent" (80-99 %) and "obligate"
@@ -30,6 +35,7 @@ CARDINAL_MIN_IC = 2.0
 FREQUENT = 0.3  # HPO's "frequent" (30-79 %) and above
 RARE = 0.05  # below HPO's "occasional" (5-29 %): very rare or excluded
 UNKNOWN_FREQUENCY = 0.5  # weight of an annotation without a frequency: as often as not
+MIN_PATIENTS = 10  # a frequency counted in fewer published patients is said, not read as the disease's
 # (lowest share, name) of HPO's frequency bands; an annotation's band is the first it reaches
 BANDS = ((1.0, "obligate"), (0.8, "very frequent"), (0.3, "frequent"), (0.05, "occasional"), (0.01, "very rare"),
          (0.0, "excluded"))
@@ -92,24 +98,43 @@ class Finding:
     frequency: float | None  # the share of patients; None when not given
     ic: float
     facial: bool  # seen on the face, eyes or ears (functional terms aside)
+    patients: int = 0  # the published patients a counted frequency comes from (0: a stated band or percentage)
+
+    @property
+    def counted(self) -> float | None:
+        """The frequency as the disease's: None when not given or counted in fewer than MIN_PATIENTS patients."""
+        return None if 0 < self.patients < MIN_PATIENTS else known(self.frequency)
 
     @property
     def cardinal(self) -> bool:
-        return is_cardinal(self.frequency, self.ic)
+        return is_cardinal(self.counted, self.ic)
 
     @property
     def band(self) -> str:
-        return frequency_band(self.frequency)
+        return frequency_band(self.counted)
+
+    @property
+    def text(self) -> str:
+        """'80-99 %', '49 % of 69 patients', '2 of 3 patients', 'frequency not given'."""
+        if self.patients and known(self.frequency) is not None:
+            counted = round(self.frequency * self.patients)
+            if self.patients < MIN_PATIENTS:
+                return f"{counted} of {self.patients} patients"
+            return f"{round(100 * self.frequency)} % of {self.patients} patients"
+        return frequency_text(self.frequency)
 
     def order_key(self) -> tuple:
-        return reading_rank(self.frequency), -self.ic, self.name
+        return reading_rank(self.counted), -self.ic, self.name
 
 
-def disease_findings(hpo: HpoProfiles, annotations: Mapping[int, float]) -> list[Finding]:
-    """Every finding of one disease, in reading order: by frequency band, then the most specific first."""
+def disease_findings(hpo: HpoProfiles, annotations: Mapping[int, float],
+                     patients: Mapping[int, int] | None = None) -> list[Finding]:
+    """Every finding of one disease, in reading order: by frequency band, then the most specific first.
+    `patients`: term -> the published patients its frequency was counted in (none: stated frequencies)."""
     functional = _functional(hpo)
+    patients = patients or {}
     found = [Finding(term, hpo.terms[term], hpo.names[term], known(frequency), float(hpo.ic[term]),
-                     bool(hpo.facial[term]) and not functional(term))
+                     bool(hpo.facial[term]) and not functional(term), patients.get(term, 0))
              for term, frequency in annotations.items() if known(frequency) != 0]
     return sorted(found, key=Finding.order_key)
 
@@ -148,6 +173,47 @@ class DiseaseAnnotations:
     def findings(self, node: int) -> list[Finding]:
         return disease_findings(self.hpo, self.terms.get(node, {}))
 
+    def findings_of(self, disease_ids: list[str], node: int | None = None) -> list[Finding]:
+        """The findings HPO annotates to these OMIM and ORPHA entries (one disease's, or a disease's and its
+        group's of one), each with the frequency a reader is told (`HpoProfiles.stated_frequency`): a stated
+        band or percentage first, else the count from the most patients. Without stated frequencies (an older
+        profile), the node's own annotation."""
+        if self.hpo.stated_frequency is None:
+            return self.findings(node) if node is not None else []
+        frequencies: dict[int, float] = {}
+        patients: dict[int, int] = {}
+        for disease in disease_ids:
+            number = self.hpo.disease_index.get(disease)
+            if number is None:
+                continue
+            rows = _rows_of(self.hpo, number)
+            for term, frequency, counted in zip(self.hpo.annotated_term[rows].tolist(),
+                                                self.hpo.stated_frequency[rows].tolist(),
+                                                self.hpo.stated_patients[rows].tolist(), strict=True):
+                if _better(frequency, counted, frequencies.get(term), patients.get(term, 0)):
+                    frequencies[term], patients[term] = frequency, counted
+        return disease_findings(self.hpo, frequencies, patients)
+
     def inheritance(self, disease_ids: list[str]) -> list[str]:
         """HPO's modes of inheritance of a disease's OMIM and ORPHA entries, each once."""
         return list(dict.fromkeys(mode for disease in disease_ids for mode in self.hpo.inheritance.get(disease, ())))
+
+
+def _rows_of(hpo: HpoProfiles, number: int) -> slice:
+    """The annotation rows of one disease (they are sorted by disease number)."""
+    start, end = np.searchsorted(hpo.annotated_disease, [number, number + 1])
+    return slice(int(start), int(end))
+
+
+def _better(frequency: float, counted: int, than: float | None, than_counted: int) -> bool:
+    """Whether one entry's stated frequency is better told than another's: any over none, a stated band or
+    percentage over a count, a count from more patients over one from fewer, then the higher."""
+    if than is None or math.isnan(than):
+        return True
+    if math.isnan(frequency):
+        return False
+    if (counted == 0) != (than_counted == 0):
+        return counted == 0
+    if counted != than_counted:
+        return counted > than_counted
+    return frequency > than

@@ -30,7 +30,7 @@ from kg_dump.hpo_layer import (
     release_of,
 )
 
-FORMAT = 3  # of the cached profiles: a new format is made anew, not misread
+FORMAT = 4  # of the cached profiles: a new format is made anew, not misread
 PHENOTYPIC_ABNORMALITY = "HP:0000118"  # the root of phenotype terms (not inheritance, onset, ...)
 INHERITANCE_ASPECT = "I"  # phenotype.hpoa's rows that give a disease's mode of inheritance
 COURSE_ASPECT = "C"  # its clinical course: the onset terms (under HP:0003674 Onset) among them
@@ -54,6 +54,14 @@ class HpoProfiles:
     excluded_term: np.ndarray  # int32
     inheritance: dict[str, tuple[str, ...]] = field(default_factory=dict)  # disease id -> HPO's mode names
     onset: dict[str, tuple[str, ...]] = field(default_factory=dict)  # disease id -> HPO's onset terms (HP ids)
+    # per annotation row, the frequency as a reader is told it (kg_dump.cardinal): HPO's frequency term or a
+    # percentage where a source states one (the highest), else the count from the most patients (n/m), else NaN;
+    # and the m of that count (0: a stated band or percentage, or none). `frequency` (the ranker's) is the highest.
+    stated_frequency: np.ndarray | None = None  # float32
+    stated_patients: np.ndarray | None = None  # int32
+    # gene symbol -> the OMIM and ORPHA entries HPO links it to (genes_to_phenotype.txt): which of a merged
+    # disease's entries name a gene (OMIM's gene map, Orphanet's list), for ordering a disease's genes
+    gene_entries: dict[str, tuple[str, ...]] = field(default_factory=dict)
     index: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -103,12 +111,19 @@ def _build(hpo_dir: Path) -> HpoProfiles:
         frequency=np.array([r[2] for r in rows], dtype=np.float32),
         excluded_disease=np.array([r[0] for r in excluded], dtype=np.int32),
         excluded_term=np.array([r[1] for r in excluded], dtype=np.int32), inheritance=inheritance,
-        onset=onset)
+        onset=onset, stated_frequency=np.array([r[3] for r in rows], dtype=np.float32),
+        stated_patients=np.array([r[4] for r in rows], dtype=np.int32),
+        gene_entries=_gene_entries(hpo_dir / "genes_to_phenotype.txt"))
 
 
 def _annotations(hpoa_path: Path, index: dict[str, int]) -> tuple[list[str], list[tuple], list[tuple]]:
-    """Diseases, (disease, term, frequency) rows (the highest frequency any source reports) and NOT rows."""
+    """Diseases, (disease, term, frequency, stated frequency, its patients) rows and NOT rows. The frequency
+    is the highest any source reports (the ranker's); the stated one is HPO's frequency term or a percentage
+    where a source gives one (a band a curator stated), else the count from the most patients (n/m: m
+    patients), else NaN."""
     best: dict[tuple[str, int], float] = {}
+    stated: dict[tuple[str, int], float] = {}
+    counted: dict[tuple[str, int], tuple[int, int]] = {}  # the count from the most patients: (n, m)
     excluded: set[tuple[str, int]] = set()
     with open(hpoa_path, encoding="utf-8") as f:
         for row in csv.DictReader((line for line in f if not line.startswith("#")), delimiter="\t"):
@@ -118,14 +133,44 @@ def _annotations(hpoa_path: Path, index: dict[str, int]) -> tuple[list[str], lis
             if row["qualifier"] == "NOT":
                 excluded.add((disease, term))
                 continue
-            frequency = frequency_of(row["frequency"])
+            key, written = (disease, term), row["frequency"].strip()
+            frequency = frequency_of(written)
             value = np.nan if frequency is None else frequency
-            previous = best.get((disease, term))
-            best[(disease, term)] = value if previous is None or np.isnan(previous) else max(previous, value)
+            previous = best.get(key)
+            best[key] = value if previous is None or np.isnan(previous) else max(previous, value)
+            if frequency is None:
+                continue
+            if "/" in written:
+                n, m = (int(part) for part in written.split("/", 1))
+                if m > counted.get(key, (0, 0))[1]:
+                    counted[key] = (n, m)
+            else:
+                stated[key] = max(stated.get(key, 0.0), frequency)
     diseases = sorted({d for d, _ in best} | {d for d, _ in excluded})
     number = {d: i for i, d in enumerate(diseases)}
-    rows = sorted((number[d], t, f) for (d, t), f in best.items())
+    rows = sorted((number[d], t, f, *_stated(stated.get((d, t)), counted.get((d, t)))) for (d, t), f in best.items())
     return diseases, rows, sorted((number[d], t) for d, t in excluded)
+
+
+def _stated(frequency: float | None, count: tuple[int, int] | None) -> tuple[float, int]:
+    """(the frequency a reader is told, the patients it was counted in: 0 for a stated band or none)."""
+    if frequency is not None:
+        return frequency, 0
+    if count is not None:
+        return count[0] / count[1], count[1]
+    return np.nan, 0
+
+
+def _gene_entries(path: Path) -> dict[str, tuple[str, ...]]:
+    """Each gene symbol's OMIM and ORPHA entries, as HPO's gene file links them."""
+    entries: dict[str, set[str]] = {}
+    if not path.is_file():
+        return {}
+    with open(path, encoding="utf-8") as f:
+        for row in csv.DictReader(f, delimiter="\t"):
+            if row["disease_id"].startswith(("OMIM:", "ORPHA:")):
+                entries.setdefault(row["gene_symbol"], set()).add(row["disease_id"])
+    return {gene: tuple(sorted(ids)) for gene, ids in entries.items()}
 
 
 def _inheritance(hpoa_path: Path, found: dict[str, dict]) -> dict[str, tuple[str, ...]]:

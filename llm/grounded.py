@@ -31,7 +31,8 @@ class GroundedWriter(Generator):
         elif getattr(grounding, "complete", False) and grounding.lead:
             text = grounding.lead  # a summary: written whole, its triples are the evidence
         elif hasattr(grounding, "triples"):
-            text = write_facts(grounding.triples, getattr(grounding, "lead", None), getattr(grounding, "focus", ()))
+            text = write_facts(grounding.triples, getattr(grounding, "lead", None), getattr(grounding, "focus", ()),
+                               getattr(grounding, "listing", None))
             if getattr(grounding, "also", None):
                 text += "\n" + grounding.also
         else:
@@ -68,12 +69,20 @@ def write_diagnosis(diagnosis) -> str:
     return "\n".join(lines)
 
 
-def write_facts(triples, lead: str | None = None, focus=()) -> str:
+def write_facts(triples, lead: str | None = None, focus=(), listing: str | None = None) -> str:
     """The lead (a yes/no, a count, ...) when there is one, then the triples grouped by subject and
-    relation: 'Crouzon syndrome — Exhibit: A, B, C (HPO)'. With `focus` (the nodes asked about), the
-    facts about them come first and the others follow under "Related", each under its own head. Names
-    that are sentences (source noise) are left out; variants are written in HGVS form."""
+    relation: 'Crouzon syndrome — Exhibit: A, B, C (HPO)', or, for a list answer, its `listing` (the
+    items numbered in the order that matters, the name asked about said once, in the lead). With `focus`
+    (the nodes asked about), the facts about them come first and the others follow under "Related", each
+    under its own head. Names that are sentences (source noise) are left out; variants are written in HGVS
+    form."""
     triples = [t for t in triples if not (_noise(t.head, t.head_label) or _noise(t.tail, t.tail_label))]
+    if listing:
+        text = "\n".join(part for part in (lead, listing) if part)
+        listed = {line.split(". ", 1)[-1].split(" — ", 1)[0] for line in listing.splitlines()}
+        related = [t for t in triples if focus and t.head_id not in focus and t.tail_id not in focus
+                   and display_name(t.head, t.head_label) not in listed]
+        return text + ("\n\nRelated:\n" + _grouped(related) if related else "")
     if not triples:
         return lead or NO_EVIDENCE_REPLY
     if focus:

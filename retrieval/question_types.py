@@ -1,31 +1,41 @@
-"""Questions beyond one intent, answered from the graph without an LLM: yes/no about a link,
-what two or more genes, phenotypes or diseases have in common, a comparison of two diseases,
-counts, and compound questions that ask for two things.
+"""Questions beyond one intent, answered from the graph without an LLM: yes/no about a link
+(`retrieval.yes_no`), a disease's modes of inheritance, what two or more genes, phenotypes or diseases have in
+common (phenotypes: `retrieval.intersections`), a comparison of two diseases, counts, and compound questions
+that ask for two things.
 
-Each answer has a lead sentence that names what was asked for (the grounded writer starts with
-it; an LLM gets it as the first line of evidence) and only the triples behind it. A link the
-graph does not hold is "Not recorded", never "No": absence of a record is not evidence of absence.
+The kind of question decides the answer's first line, which answers it (the grounded writer starts with it;
+an LLM gets it as the first line of evidence); only the triples behind it go with it. Inheritance, a
+comparison and what two diseases share are written by the service from HPO's whole annotation
+(`service.disease_features`); here they are recognised and their evidence read.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from fpkg.display import clean
+from fpkg.markdown import numbered
 from graphstore.store import GraphStore
-from retrieval.cypher.templates import run_link_check, run_template
+from retrieval.cypher.templates import run_template
+from retrieval.gene_order import genes_in_order
 from retrieval.intent import INTENTS, asked_for
-from retrieval.relations import asks_both, asks_count
+from retrieval.intersections import diseases_with_all, finding_entry, intersection_answer, phenotype_slots
+from retrieval.linking import EntityLinker
+from retrieval.relations import asks_both, asks_count, asks_inheritance, without_names
 from retrieval.result import CypherRun, Link, Triple
+from retrieval.yes_no import yes_no
 
 YES_NO_STARTS = {"is", "are", "does", "do", "did", "can", "could", "was", "were", "has", "have", "will", "would",
                  "should", "may", "might"}
-COMPARE_CUES = ("compare", "comparison", "differ", "difference", "distinguish", " vs", "versus")
+COMPARE_CUES = ("compare", "comparison", "differ", "difference", "distinguish", " vs", "versus", "apart",
+                "differentiat", "contrast")
 # A yes/no question that does not start with its verb: "RDH5 and fundus albipunctatus: any link?"
 YES_NO_CUES = ("any link", "any association", "any connection", "is that", "is it ", "is this", "known feature",
-               "linked?", "associated?", "true that", "right that")
+               "linked?", "associated?", "true that", "right that", "is there a link", "is there an association",
+               "is there a connection", "a known cause", "ever caused")
 # ... or asks it after a colon or a comma: "WNT1 and osteogenesis imperfecta: is the gene linked to it?"
-YES_NO_CLAUSE = re.compile(r"[:;,]\s*(" + "|".join(sorted(YES_NO_STARTS)) + r")\b")
+YES_NO_CLAUSE = re.compile(r"[:;,\-–]\s*(" + "|".join(sorted(YES_NO_STARTS)) + r")\b")
 PLURALS = {"Disease": "diseases", "FacePhenotype": "facial phenotypes", "Genotype": "genes"}
 SINGULARS = {"Disease": "disease", "FacePhenotype": "facial phenotype", "Genotype": "gene"}
 # Which link check a yes/no question about two kinds of node asks for.
@@ -33,6 +43,8 @@ LINK_CHECKS = {("Disease", "FacePhenotype"): "disease_has_phenotype", ("Genotype
                ("Genotype", "FacePhenotype"): "gene_affects_phenotype"}
 LISTED = 30  # names shown per list in a lead; the triples hold them all
 COMPARISON = "compare_diseases"  # a comparison's intent
+SHARED_BY_DISEASES = "shared_by_diseases"  # what two diseases have in common
+INHERITANCE = "inheritance_of_disease"
 
 
 @dataclass
@@ -42,28 +54,39 @@ class Answered:
     triples: list[Triple] = field(default_factory=list)
     runs: list[CypherRun] = field(default_factory=list)
     intent: str = ""
+    complete: bool = False  # the lead is the whole answer (a table); the triples are its evidence
+    listing: str | None = None  # a list answer's items, numbered, below the lead
 
 
-def answer_structured(question: str, links: list[Link], store: GraphStore) -> Answered | None:
-    """The answer when the question is of one of these kinds, None when it is a plain intent."""
+def answer_structured(question: str, links: list[Link], store: GraphStore,
+                      linker: EntityLinker | None = None) -> Answered | None:
+    """The answer when the question is of one of these kinds, None when it is a plain intent. `linker` reads an
+    elided phenotype ("cleft lip or palate")."""
     named = _named(links)
     lowered = f" {question.lower()} "
     words = question.lower().split()
     by_label: dict[str, list[Link]] = {}
     for link in named:
         by_label.setdefault(link.label, []).append(link)
+    if "Disease" in by_label and asks_inheritance(question, named):
+        return _inheritance(store, by_label["Disease"][0])
     if words and (words[0].strip("¿?,.") in YES_NO_STARTS or any(cue in lowered for cue in YES_NO_CUES)
                   or YES_NO_CLAUSE.search(lowered)):
         pair = _pair(by_label)
         if pair is not None:
-            return _yes_no(store, *pair)
-    asked = [thing for thing in asked_for(question) if thing in PLURALS]
+            text, triples, runs = yes_no(store, *pair)
+            return Answered("yes_no", text, triples, runs, pair[0])
+    asked = [thing for thing in asked_for(without_names(question, named)) if thing in PLURALS]  # not a name's words
+    phenotypes = _phenotype_question(question, links, by_label, asked, store, linker)
+    if phenotypes is not None:
+        return phenotypes
     for label, group in by_label.items():
         if len(group) < 2:
             continue
-        if label == "Disease" and (any(cue in lowered for cue in COMPARE_CUES)
-                                   or (asks_both(question) and "FacePhenotype" in asked)):
+        if label == "Disease" and any(cue in lowered for cue in COMPARE_CUES):
             return _compare(store, group[:2])
+        if label == "Disease" and asks_both(question) and ("Genotype" not in asked or "FacePhenotype" in asked):
+            return replace(_compare(store, group[:2]), intent=SHARED_BY_DISEASES)
         if asks_both(question):
             wanted = next((thing for thing in asked if (thing, label) in INTENTS), None)
             wanted = wanted or ("Disease" if label != "Disease" else "FacePhenotype")
@@ -76,6 +99,36 @@ def answer_structured(question: str, links: list[Link], store: GraphStore) -> An
         if len(intents) >= 2:
             return _compound(store, intents, group)
     return None
+
+
+def _phenotype_question(question: str, links: list[Link], by_label: dict[str, list[Link]], asked: list[str],
+                        store: GraphStore, linker: EntityLinker | None) -> Answered | None:
+    """Diseases with two or more phenotypes at once (slots: `retrieval.intersections`); genes with all of
+    them; None for one phenotype, a union ("X or Y") or a question that names other kinds too."""
+    if not set(by_label) <= {"FacePhenotype", "Disease"} or asks_count(question):
+        return None
+    findings = [link for link in links if link.label == "FacePhenotype" and link.node_id is not None]
+    for link in by_label.get("Disease", []):  # an OMIM entry named after a finding ("Choanal atresia") is the finding
+        reading = linker.link(link.mention, "FACIAL_PHENOTYPE") if finding_entry(link.name or "", linker) else None
+        if reading is None or reading.node_id is None or reading.method not in ("exact", "synonym"):
+            return None
+        findings.append(reading)
+    slots, union = phenotype_slots(question, findings, linker)
+    wanted = next((thing for thing in asked if thing in ("Disease", "Genotype")), "Disease")
+    if union or len(slots) < 2 or any(thing not in ("Disease", "Genotype", "FacePhenotype") for thing in asked):
+        return None
+    if wanted == "Genotype":
+        return _intersection(store, "FacePhenotype", "Genotype", [slot.links[0] for slot in slots])
+    found, runs = diseases_with_all(store, slots)
+    triples = [t for f in found for t in f.triples]
+    return Answered("intersection", intersection_answer(slots, found, linker), triples, runs,
+                    "diseases_with_phenotypes", complete=bool(found))
+
+
+def _inheritance(store: GraphStore, disease: Link) -> Answered:
+    """The genes behind the modes (the service writes the modes from HPO's annotations, by member)."""
+    triples, runs = run_template(store, "genes_of_disease", [disease.node_id])
+    return Answered("inheritance", f"Modes of inheritance of {disease.name} (HPO):", triples, runs, INHERITANCE)
 
 
 def _named(links: list[Link]) -> list[Link]:
@@ -94,50 +147,6 @@ def _pair(by_label: dict[str, list[Link]]) -> tuple[str, Link, Link] | None:
         if first in by_label and second in by_label:
             return check, by_label[first][0], by_label[second][0]
     return None
-
-
-def _yes_no(store: GraphStore, check: str, first: Link, second: Link) -> Answered:
-    triples, runs = run_link_check(store, check, first.node_id, second.node_id)
-    if not triples:
-        nearby, near_triples, near_runs = _nearby(store, check, first, second)
-        return Answered("yes_no", f"Not recorded: the graph holds no link between {first.name} and {second.name} "
-                                  "(the absence of a record is not evidence that there is none)." + nearby,
-                        near_triples, runs + near_runs, check)
-    shown = "; ".join(f"{t.head} — {t.relation} → {t.tail}" + (f" ({t.source})" if t.source else "")
-                      for t in triples[:3])
-    return Answered("yes_no", f"Yes: the graph links {first.name} and {second.name} ({shown}).", triples, runs, check)
-
-
-# a disease's siblings in a group: the group's other members (MONDO's member_of edges)
-_SIBLINGS = ("MATCH (d:Disease)-[:member_of]->(g:Disease)<-[:member_of]-(o:Disease) WHERE d.nid = $disease "
-             "AND o.nid IN $others RETURN DISTINCT o.nid AS id, g.dname AS group_name")
-NEARBY_SHOWN = 5
-
-
-def _nearby(store: GraphStore, check: str, first: Link, second: Link) -> tuple[str, list[Triple], list[CypherRun]]:
-    """What the graph holds near a link it does not record, for a "Not recorded" answer to point the way: the
-    gene's diseases (one in the asked disease's group said so), the disease's genes, the gene's phenotypes."""
-    if check not in ("gene_causes_disease", "gene_affects_phenotype"):
-        return "", [], []
-    gene_diseases, runs = run_template(store, "diseases_of_gene", [first.node_id])
-    diseases = {t.tail_id: t.tail for t in gene_diseases if t.tail_label == "Disease" and t.tail_id is not None}
-    said, triples = [], [t for t in gene_diseases if t.tail_id in diseases]
-    if check == "gene_causes_disease":
-        rows = store.query(_SIBLINGS, {"disease": second.node_id, "others": sorted(diseases)}, timeout_ms=3000)
-        runs.append(CypherRun(_SIBLINGS, {"disease": second.node_id}, origin="template:siblings", rows=len(rows)))
-        for row in rows[:NEARBY_SHOWN]:
-            said.append(f"{first.name} causes {diseases[row['id']]}, another member of the {row['group_name']} group.")
-        genes, ran = run_template(store, "genes_of_disease", [second.node_id])
-        runs += ran
-        names = list(dict.fromkeys(t.head for t in genes if t.head_label == "Genotype"))
-        if names:
-            said.append(f"{second.name} is linked to {_listing(names[:NEARBY_SHOWN])}.")
-            triples += [t for t in genes if t.head_label == "Genotype"]
-    if diseases and not any(" causes " in line for line in said):
-        shown = list(diseases.values())
-        said.insert(0, f"{first.name} is linked to {_listing(shown[:NEARBY_SHOWN])}"
-                       + (f" and {len(shown) - NEARBY_SHOWN} more" if len(shown) > NEARBY_SHOWN else "") + ".")
-    return ("\nWhat the graph holds nearby: " + " ".join(said)) if said else "", triples, runs
 
 
 def _other_side(triple: Triple, label: str, entity: int) -> int | None:
@@ -179,12 +188,11 @@ def _intersection(store: GraphStore, label: str, wanted: str, group: list[Link])
         return Answered("intersection", f"Not recorded: the graph links no {SINGULARS[wanted]} to {named}.",
                         [], runs, intent)
     ordered = [node for node in names if node in shared]  # as the graph ranked them (most specific first)
-    listed = _listing([names[n] for n in ordered])
     order = " (most specific first)" if intent in WITH_ALL else ""
-    lead = (f"{len(shared)} {PLURALS[wanted] if len(shared) > 1 else SINGULARS[wanted]} linked to {named}{order}: "
-            f"{listed}.")
+    lead = f"{len(shared)} {PLURALS[wanted] if len(shared) > 1 else SINGULARS[wanted]} linked to {named}{order}:"
+    listing = numbered(clean(names[n]) for n in ordered if names[n].strip())
     triples = [t for node in ordered for found in reached for t in found[node]]
-    return Answered("intersection", lead, triples, runs, intent)
+    return Answered("intersection", lead, triples, runs, intent, listing=listing)
 
 
 # an intersection's intent -> the template that finds what has every one of the named phenotypes at once
@@ -208,11 +216,10 @@ def _compare(store: GraphStore, diseases: list[Link]) -> Answered:
     reached, names, runs = _by_entity(store, intent, "FacePhenotype", diseases)
     first, second = (set(found) for found in reached)
     a, b = diseases[0].name, diseases[1].name
-    lines = [f"Facial phenotypes of {a} and {b}: {len(first & second)} shared, {len(first - second)} only in {a}, "
-             f"{len(second - first)} only in {b}.",
-             f"Shared: {_listing(sorted(names[n] for n in first & second))}.",
-             f"Only in {a}: {_listing(sorted(names[n] for n in first - second))}.",
-             f"Only in {b}: {_listing(sorted(names[n] for n in second - first))}."]
+    lines = [f"{a} and {b} share {len(first & second)} facial phenotypes in the graph: "
+             f"{_listing(sorted(names[n] for n in first & second))}.",
+             f"Annotated for {a} only ({len(first - second)}): {_listing(sorted(names[n] for n in first - second))}.",
+             f"Annotated for {b} only ({len(second - first)}): {_listing(sorted(names[n] for n in second - first))}."]
     triples = [t for found in reached for ts in found.values() for t in ts]
     # (the service writes a comparison from HPO's whole annotation, with frequencies, where it has one)
     return Answered("comparison", "\n".join(lines), triples, runs, COMPARISON)
@@ -224,6 +231,12 @@ def _count(store: GraphStore, label: str, intent: tuple[str, str], group: list[L
     count = len(reached[0])
     noun = SINGULARS[wanted] if count == 1 else PLURALS[wanted]
     lead = f"{count} {noun} linked to {group[0].name} in the graph."
+    if name == "genes_of_disease":  # a group's genes are its members' too
+        genes, ran = genes_in_order(store, group[0].node_id)
+        runs += ran
+        if len(genes) > count:
+            lead = (f"{len(genes)} genes are linked to {group[0].name} in the graph, its members' included "
+                    f"({count} to {group[0].name} itself).")
     return Answered("count", lead, [t for ts in reached[0].values() for t in ts], runs, name)
 
 

@@ -3,9 +3,12 @@ where the whole list is (the triples: the app's table and its CSV download)."""
 
 from __future__ import annotations
 
-from fpkg.display import clean
+from fpkg.display import clean, display_name, is_sentence
+from fpkg.markdown import numbered
 from retrieval.cypher.templates import TEMPLATE_LIMIT
 from retrieval.intent import Intent
+from retrieval.intersections import finding_entry
+from retrieval.linking import EntityLinker
 from retrieval.result import Triple
 
 NOUNS = {"phenotypes_of_disease": "facial phenotypes", "phenotypes_of_gene": "facial phenotypes",
@@ -29,8 +32,11 @@ LISTED_LABELS = {"phenotypes_of_disease": "FacePhenotype", "phenotypes_of_gene":
 def listed(intent: Intent, triples: list[Triple]) -> list[str]:
     """The listed things' names, each once, in the triples' order: the side of each triple of the listed
     kind that is not what was asked about."""
-    asked = {link.node_id for link in intent.links}
-    label = LISTED_LABELS.get(intent.name)
+    return listed_names(intent.name, {link.node_id for link in intent.links}, triples)
+
+
+def listed_names(intent: str, asked: set[int], triples: list[Triple]) -> list[str]:
+    label = LISTED_LABELS.get(intent)
     names = []
     for triple in triples:
         if triple.relation == "has_synonym":
@@ -39,6 +45,22 @@ def listed(intent: Intent, triples: list[Triple]) -> list[str]:
         sides = ((triple.tail_id, triple.tail, triple.tail_label), (triple.head_id, triple.head, triple.head_label))
         names += [name for node, name, kind in sides if node not in asked and kind == label][:1]
     return list(dict.fromkeys(names))
+
+
+def listing(intent: str, asked: set[int], triples: list[Triple], linker: EntityLinker | None = None) -> str | None:
+    """The list answer's items, numbered in the triples' order (the templates rank them), as shown: a
+    variant in HGVS form, a name that is a sentence (source noise) left out, an OMIM entry named after a
+    finding alone said apart from the diseases (`linker` tells them); None for no list intent."""
+    label = LISTED_LABELS.get(intent)
+    if label is None and intent != "synonyms_of_phenotype":
+        return None
+    items = list(dict.fromkeys(display_name(name, label or "") for name in listed_names(intent, asked, triples)
+                               if not (label in ("Variation", "Genotype") and is_sentence(name))))
+    apart = [item for item in items if label == "Disease" and finding_entry(item, linker)]
+    text = numbered(item for item in items if item not in apart)
+    if apart:
+        text += "\n\nEntries named after a finding itself (not syndromes): " + ", ".join(apart) + "."
+    return text.strip() or None
 
 
 def list_lead(intent: Intent, triples: list[Triple], capped: bool = False) -> str | None:

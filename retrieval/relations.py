@@ -60,6 +60,21 @@ COUNT = re.compile(r"\b(how many|number of|count( of)?|how much|total of|tally|q
                    r"many (diseases|genes|phenotypes|features|syndromes|conditions|disorders))\b")
 
 
+# A disease's mode of inheritance (or the recurrence risk it decides), in the question's own words.
+# ("autosomal" or "X-linked" alone is no cue: a misspelt name the linker missed keeps its words, "Deafness,
+# autosomal recessve 23")
+INHERITANCE = re.compile(r"\b(inherit\w*|heredit\w*|transmi\w*|passed (on|down)|recurrence|pattern of "
+                         r"(inheritance|transmission)|dominant or recessive|recessive or dominant|"
+                         r"(dominant|recessive)ly|risk (for|to|of|in) (the |a |an )?(siblings?|offspring|child(ren)?|"
+                         r"next|another|future|sibs?|brothers?|sisters?))\b", re.IGNORECASE)
+
+
+def asks_inheritance(question: str, links: Sequence[Link] = ()) -> bool:
+    """Whether the question asks how a disease is inherited, its names left out ("Hereditary fructose
+    intolerance" names no inheritance question)."""
+    return bool(INHERITANCE.search(without_names(question, links)))
+
+
 def asks_both(question: str) -> bool:
     return bool(BOTH.search(question.lower()))
 

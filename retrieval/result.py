@@ -61,6 +61,7 @@ class RetrievalResult:
     intent: str | None = None
     lead: str | None = None  # a sentence that answers the question's kind (yes/no, count, ...)
     complete: bool = False  # the lead is the whole answer (a summary); the triples are its evidence
+    listing: str | None = None  # a list answer's items, numbered in the order that matters (Markdown), below the lead
     focus: tuple[int, ...] = ()  # the nodes asked about: their facts first, the others as related
     also: str | None = None  # the other names of the diseases listed, said after the facts
     # what became of the LLM's own query (text-to-Cypher): as_written, repaired (by the checker or a

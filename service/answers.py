@@ -45,8 +45,11 @@ def named_otherwise(links: list[Link]) -> list[str]:
     """'“Frontorhiny” is Frontonasal dysplasia 1 in the graph (OMIM:136760).' for each disease the question
     names by another of its names (a synonym, MONDO's label, an OMIM or Orphanet label), so that the
     answer under the graph's name is read as the answer to the name asked about."""
-    said = []
+    said, read = [], set()
     for link in links:
+        if link.mention in read:  # another reading of words already read (a finding before a disease's synonym)
+            continue
+        read.add(link.mention)
         if link.type == "DISEASE" and link.node_id is not None and link.name and link.method in ("synonym", "mondo") \
                 and fold_name(without_abbreviation(link.mention)) != fold_name(without_abbreviation(link.name)):
             ids = f" ({', '.join(link.ids)})" if link.ids else ""

@@ -54,7 +54,7 @@ from service.answers import (
     reply_to_prediction,
     unsupported_names,
 )
-from service.disease_features import answer_features
+from service.feature_answers import answer_features
 from service.gene_words import ordinary_symbols
 from service.languages import COMMON, Translator
 from service.reader import CaseReading, Reader
@@ -352,23 +352,24 @@ class Pipeline:
                                     temperature, seed, None)
             return
         retrieved = retriever.retrieve(question, generator=generator)
+        answer_features(retrieved, question, self.store, self.annotations)
         groups = [note for link in retrieved.links if link.type == "DISEASE"
                   if (note := self.ranker.groups.note(self.store, link.node_id))]
-        if groups:  # a group's answer says it is one, and which diseases it holds
-            if retrieved.lead and retrieved.lead.endswith(":"):  # a list's first line stays above its list
-                retrieved.lead = "\n".join([" ".join(dict.fromkeys(groups)), retrieved.lead])
-            else:
-                retrieved.lead = " ".join([*([retrieved.lead] if retrieved.lead else []), *dict.fromkeys(groups)])
-        answer_features(retrieved, question, self.store, self.annotations)
+        if groups:  # a group's answer says it is one, and which diseases it holds: after the answer
+            said_after(retrieved, " ".join(dict.fromkeys(groups)))
         retrieved.also = other_names_line(retrieved, self.linker)
-        named = [*read, *named_otherwise(retrieved.links)]  # the language read, then the names asked about
-        if named:  # the name asked about first: the answer below is under the graph's name
-            retrieved.lead = "\n".join([" ".join(named), *([retrieved.lead] if retrieved.lead else [])])
+        named = named_otherwise(retrieved.links)  # the name asked about, under the answer's first line
+        if named:  # the answer is under the graph's name
+            first, *rest = (retrieved.lead or "").split("\n", 1)
+            retrieved.lead = "\n".join([*([first] if first else []), " ".join(named), *rest])
+        if read:  # the language read, first
+            retrieved.lead = "\n".join([*read, *([retrieved.lead] if retrieved.lead else [])])
         if "total" in retrieved.timings_ms:
             retrieved.timings_ms[f"{mode}_retrieval"] = retrieved.timings_ms.pop("total")
         _take(result, retrieved)
         self._check_exhibits(result)
-        evidence = [*([retrieved.lead] if retrieved.lead else []), *(c.text for c in result.conflicts),
+        evidence = [*([retrieved.lead] if retrieved.lead else []), *([retrieved.listing] if retrieved.listing else []),
+                    *(c.text for c in result.conflicts),
                     *facts_evidence(retrieved.triples), *([retrieved.also] if retrieved.also else [])]
         yield from self._answer(result, generator, ask_messages(question, evidence, self.evidence_chars),
                                 retrieved, temperature, seed, None)
@@ -492,6 +493,15 @@ def _take(result: PipelineResult, retrieved: RetrievalResult) -> None:
     result.llm_query = retrieved.llm_query
     result.notices += readings(retrieved.links) + retrieved.notices
     result.timings_ms.update(retrieved.timings_ms)
+
+
+def said_after(retrieved: RetrievalResult, note: str) -> None:
+    """A note said after the answer: below a list's items, after a lead (a blank line apart: a line right below
+    a Markdown table would be read as one of its rows), or alone."""
+    if retrieved.listing:
+        retrieved.listing += "\n\n" + note
+    else:
+        retrieved.lead = "\n\n".join([*([retrieved.lead] if retrieved.lead else []), note])
 
 
 def _unique(triples: list[Triple]) -> list[Triple]:

@@ -25,7 +25,7 @@ from retrieval.cypher.templates import TEMPLATE_LIMIT, run_template
 from retrieval.intent import detect_intent, find_mentions, nothing_found
 from retrieval.linking import EntityLinker
 from retrieval.question_types import answer_structured
-from retrieval.ranked import list_lead
+from retrieval.ranked import list_lead, listing
 from retrieval.relations import SUMMARY, recognise
 from retrieval.result import CypherRun, Link, RetrievalResult, Triple
 from retrieval.retriever import Retriever
@@ -89,9 +89,10 @@ class CypherRetriever(Retriever):
                 result.notices.append(f"The LLM's query {what}; the intent templates answered instead.")
         structured = None
         if not result.triples and links is None:
-            structured = answer_structured(question, find_mentions(question, self.linker), self.store)
+            structured = answer_structured(question, find_mentions(question, self.linker), self.store, self.linker)
         if structured is not None:
-            result.intent, result.lead = structured.intent, structured.lead
+            result.intent, result.lead, result.complete = structured.intent, structured.lead, structured.complete
+            result.listing = structured.listing
             result.triples, result.cypher = structured.triples, result.cypher + structured.runs
         elif not result.triples:
             intent, _ = recognise(question, mentions)
@@ -108,6 +109,7 @@ class CypherRetriever(Retriever):
                 triples, runs = run_template(self.store, intent.name, [lk.node_id for lk in intent.links])
                 result.triples, result.cypher = triples, result.cypher + runs
                 result.lead = list_lead(intent, triples, capped=any(run.rows >= TEMPLATE_LIMIT for run in runs))
+                result.listing = listing(intent.name, {lk.node_id for lk in intent.links}, triples, self.linker)
         result.timings_ms["cypher_retrieval"] = round((time.perf_counter() - started) * 1000, 2)
         return result
 

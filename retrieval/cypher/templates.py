@@ -184,4 +184,5 @@ def rows_to_triples(rows: list[dict]) -> list[Triple]:
 def _synonym_triples(rows: list[dict]) -> list[Triple]:
     return [Triple(row["head"], "has_synonym", synonym.strip(), row["head_id"], row["head_id"],
                    "FacePhenotype", "Synonym", row.get("source") or "")
-            for row in rows for synonym in str(row["synonyms"] or "").split(";") if synonym.strip()]
+            for row in rows for synonym in str(row["synonyms"] or "").split(";")
+            if synonym.strip() and synonym.strip() != "None"]  # a phenotype without synonyms holds the text None

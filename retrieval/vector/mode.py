@@ -39,10 +39,11 @@ from fpkg.names import fold_plural
 from graphstore.store import GraphStore
 from retrieval.cypher.templates import TEMPLATE_LIMIT, TEMPLATES, run_template
 from retrieval.hold_out import NOTHING_HELD_OUT, HoldOut
-from retrieval.intent import find_mentions, nothing_found
+from retrieval.intent import Intent, find_mentions, nothing_found
 from retrieval.linking import TYPE_TO_LABEL
 from retrieval.options import split_question
 from retrieval.question_types import answer_structured
+from retrieval.ranked import list_lead, listing
 from retrieval.relations import SUMMARY, recognise
 from retrieval.result import Link, RetrievalResult, Triple
 from retrieval.retriever import Retriever
@@ -210,10 +211,11 @@ class VectorRetriever(Retriever):
         clock = time.perf_counter()
         nearest = [(row, score) for row, score in found if row not in linked]
         intent, how = recognise(text, named) if text and relation else (None, "")
-        summary, asked = None, []
-        structured = answer_structured(text, named, self.store) if intent is not None else None
+        summary, asked, focus = None, [], ()
+        structured = answer_structured(text, named, self.store, self.linker) if intent is not None else None
         if structured is not None:  # what two names have in common, a count, a yes/no
             asked, result.lead, result.intent = structured.triples, structured.lead, structured.intent
+            result.complete, result.listing = structured.complete, structured.listing
             result.cypher.extend(structured.runs)
         elif intent is not None and intent.name == SUMMARY and how != "default":
             summary = summarise(self.store, intent.links[0])
@@ -232,7 +234,13 @@ class VectorRetriever(Retriever):
         if summary is not None:
             asked, result.lead, result.complete, result.intent = summary.triples, summary.text, True, summary.intent
             result.cypher.extend(summary.runs)
-        result.focus = tuple(link.node_id for link in named)
+        elif structured is None and result.intent in TEMPLATES and asked:  # a list, numbered under its lead
+            needs = TEMPLATES[result.intent].needs  # the names the list is of (a feature described: the nearest)
+            asking = {link.node_id for link in named if link.label == needs} or {t.head_id for t in asked[:1]}
+            result.listing = listing(result.intent, asking, asked, self.linker)
+            focus = tuple(asking)
+            result.lead = result.lead or _list_lead(result.intent, named, asked)
+        result.focus = tuple(link.node_id for link in named) or focus
         timings["relation"] = _ms(clock)
 
         clock = time.perf_counter()
@@ -393,6 +401,13 @@ class VectorRetriever(Retriever):
         mean = self.index.text[rows].mean(axis=0)
         norm = np.linalg.norm(mean)
         return mean / norm if norm > 0 else None
+
+
+def _list_lead(intent: str, named: list[Link], triples: list[Triple]) -> str | None:
+    """The list's first line, as Cypher mode writes it, for the linked names of the template's kind."""
+    needs = TEMPLATES[intent].needs
+    links = tuple(link for link in named if link.label == needs)
+    return list_lead(Intent(intent, needs, links), triples) if links else None
 
 
 @lru_cache(maxsize=1)

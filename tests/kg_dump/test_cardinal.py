@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 
 from kg_dump.cardinal import (
+    DiseaseAnnotations,
+    Finding,
     cardinal_features,
     cardinal_weight,
     disease_findings,
@@ -72,3 +74,28 @@ def test_a_disease_says_its_modes_of_inheritance(hpo):
     assert "Autosomal dominant inheritance" in hpo.inheritance["OMIM:163950"]
     assert "X-linked dominant inheritance" in hpo.inheritance["OMIM:300867"]  # Kabuki syndrome 2, KDM6A
     assert np.isnan(hpo.frequency).any()  # OMIM's annotations mostly carry no frequency: said as not given
+
+
+def test_a_frequency_counted_in_a_few_patients_is_said_and_not_read_as_the_diseases(hpo):
+    rows = hpo.annotated_disease == hpo.disease_index["OMIM:214800"]  # CHARGE syndrome, OMIM's entry
+    stated = {hpo.terms[t]: (f, n) for t, f, n in zip(hpo.annotated_term[rows].tolist(),
+                                                     hpo.stated_frequency[rows].tolist(),
+                                                     hpo.stated_patients[rows].tolist(), strict=True)}
+    assert stated["HP:0011480"][1] == 3 and stated["HP:0011480"][0] == pytest.approx(2 / 3)  # one paper's 2 of 3
+    assert stated["HP:0000453"] == (pytest.approx(34 / 69), 69)  # choanal atresia: 34 of 69 patients
+    orphanet = hpo.annotated_disease == hpo.disease_index["ORPHA:138"]
+    assert not hpo.stated_patients[orphanet].any()  # Orphanet states bands
+    few = Finding(0, "HP:0011480", "Unilateral microphthalmos", 2 / 3, 7.4, True, patients=3)
+    assert few.counted is None and few.text == "2 of 3 patients" and not few.cardinal
+    assert few.band == "frequency not given"
+    many = Finding(0, "HP:0000453", "Choanal atresia", 34 / 69, 4.9, True, patients=69)
+    assert many.counted == pytest.approx(34 / 69) and many.text == "49 % of 69 patients"
+
+
+def test_an_entrys_stated_band_is_told_before_another_entrys_small_count(hpo):
+    annotations = DiseaseAnnotations(hpo, {})
+    findings = {f.hpo_id: f for f in annotations.findings_of(["OMIM:214800", "ORPHA:138"])}
+    assert findings["HP:0000453"].patients == 0 and findings["HP:0000453"].counted == pytest.approx(0.55)  # a band
+    assert findings["HP:0011480"].patients == 3  # no band stated: the count, said with its patients
+    first = [f.hpo_id for f in annotations.findings_of(["OMIM:214800"])][:3]
+    assert "HP:0011480" not in first  # a count from 3 patients does not lead the list

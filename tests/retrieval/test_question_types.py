@@ -1,11 +1,13 @@
 """Yes/no, intersection, comparison, count and compound questions, answered from the real graph
-in Cypher mode by the grounded writer; each checked against the graph queried directly."""
+in Cypher mode by the grounded writer; each checked against the graph queried directly (the kinds issue 57
+added: tests/service/test_ask_kinds.py)."""
 
 from __future__ import annotations
 
 import pytest
 
 from service.disease_features import read_disease
+from tests.support.markdown_tables import table_rows
 
 GENE_DISEASES = ("MATCH (g:Genotype)-[:Cause]->(d:Disease) WHERE g.geneName = $gene RETURN DISTINCT d.nid AS id "
                  "UNION MATCH (g:Genotype)<-[:Have]-(:Variation)-[:Cause]->(d:Disease) WHERE g.geneName = $gene "
@@ -30,33 +32,33 @@ def ask(pipeline, question: str):
 ])
 def test_a_recorded_link_is_a_yes_with_its_triples(pipeline, question):
     result = ask(pipeline, question)
-    assert result.answer.startswith("Yes: the graph links")
+    assert result.answer.startswith("Yes: ")
     answering = [run for run in result.cypher if not run.origin.startswith("conflicts:")]  # not the exclusion check
     assert result.triples and answering and all(run.origin.startswith("template:") and "$a" in run.query
                                                 for run in answering)
 
 
-@pytest.mark.parametrize("question", [
-    "Does FGFR2 cause Kabuki syndrome 1?",
-    "Is chorioretinal coloboma seen in Apert syndrome?",
+@pytest.mark.parametrize(("question", "first"), [
+    ("Does FGFR2 cause Kabuki syndrome 1?", "No: Kabuki syndrome 1 (KS1) is KMT2D in the graph, not FGFR2."),
+    ("Is chorioretinal coloboma seen in Apert syndrome?", "Not recorded:"),
 ])
-def test_an_absent_link_is_not_recorded_never_no(pipeline, question):
+def test_an_absent_link_is_a_no_for_a_disease_with_its_genes_else_not_recorded(pipeline, question, first):
     result = ask(pipeline, question)
-    assert result.answer.startswith("Not recorded:")
-    assert "No" not in result.answer.split()[:2]
+    assert result.answer.startswith(first)
     # no fact links the two; what is shown is what the graph holds nearby, when anything
     asked = {link.node_id for link in result.links if link.node_id is not None}
     assert not any({t.head_id, t.tail_id} == asked for t in result.triples)
 
 
-def test_a_not_recorded_link_points_the_way(pipeline):
+def test_a_no_points_the_way(pipeline):
     result = ask(pipeline, "Is KDM6A associated with Kabuki syndrome 1?")
     first, nearby = result.answer.split("\n")[:2]
-    assert first.startswith("Not recorded: the graph holds no link between KDM6A and Kabuki syndrome 1")
-    assert "KDM6A causes Kabuki syndrome 2 (KS2), another member of the Kabuki syndrome group" in nearby
-    assert "Kabuki syndrome 1 (KS1) is linked to KMT2D" in nearby
+    assert first == "No: Kabuki syndrome 1 (KS1) is KMT2D in the graph, not KDM6A."
+    assert "KDM6A causes Kabuki syndrome 2 (KS2) (OMIM:300867), another member of the Kabuki syndrome group" in nearby
     other = ask(pipeline, "Does FGFR2 cause CHARGE syndrome?").answer
-    assert "FGFR2 is linked to Apert Syndrome" in other and "CHARGE syndrome is linked to CHD7" in other
+    assert other.startswith("No: CHARGE syndrome is CHD7") and "FGFR2 is linked to Apert Syndrome" in other
+    unknown = ask(pipeline, "Is FGFR2 linked to blepharophimosis?").answer  # a gene and a phenotype
+    assert unknown.startswith("Not recorded:") or unknown.startswith("Yes:")
 
 
 def test_a_more_specific_annotation_answers_for_its_parent(pipeline):
@@ -74,20 +76,19 @@ def test_diseases_two_genes_have_in_common(pipeline):
     shared = ({r["id"] for r in pipeline.store.query(GENE_DISEASES, {"gene": "FGFR2"})}
               & {r["id"] for r in pipeline.store.query(GENE_DISEASES, {"gene": "FGFR3"})})
     assert shared, "the graph links FGFR2 and FGFR3 to some of the same diseases"
-    assert result.answer.startswith(f"{len(shared)} diseases linked to both FGFR2 and FGFR3: ")
+    assert result.answer.startswith(f"{len(shared)} diseases linked to both FGFR2 and FGFR3:\n1. ")
     named = {t.tail_id for t in result.triples if t.tail_label == "Disease"}
     assert named == shared  # only what was asked for, not every disease of either gene
 
 
 def test_a_comparison_of_two_diseases_lists_what_both_show_and_what_tells_them_apart(pipeline):
     result = ask(pipeline, "How does Crouzon syndrome differ from Pfeiffer syndrome?")
-    lines = result.answer.splitlines()
-    assert lines[0].startswith("Crouzon syndrome and Pfeiffer syndrome compared")
-    shared_line = next(line for line in lines if line.startswith("Facial findings, shared: "))
-    shared = {item.split(" (")[0] for item in shared_line.removeprefix("Facial findings, shared: ").split("), ")}
+    assert result.answer.startswith("Crouzon syndrome and Pfeiffer syndrome (HPO's annotations): ")
+    after = result.answer.split("Facial findings shared:")[1]
+    shared = {row[0] for row in table_rows(after.strip(), "| facial finding | Crouzon syndrome | Pfeiffer syndrome |")}
     crouzon, pfeiffer = (annotated_names(pipeline, name) for name in ("Crouzon syndrome", "Pfeiffer syndrome"))
     assert "Hypertelorism" in shared and shared <= crouzon & pfeiffer
-    assert any(line.startswith("Facial findings that tell them apart: ") for line in lines)
+    assert "Facial findings that tell them apart:" in result.answer
 
 
 def test_a_count_question_answers_with_the_number_first(pipeline):
@@ -125,8 +126,8 @@ def test_a_feature_seen_in_no_reported_patient_is_neither_a_yes_nor_used_by_the_
 
 
 @pytest.mark.parametrize("mode", ["cypher", "vector"])
-def test_diseases_for_phenotypes_lead_with_those_that_show_them_very_often(pipeline, mode):
-    result = pipeline.ask("Which diseases have hypertelorism and cleft palate?", mode=mode, backend="grounded")
+def test_diseases_for_either_phenotype_lead_with_those_that_show_both_very_often(pipeline, mode):
+    result = pipeline.ask("Which diseases have hypertelorism or cleft palate?", mode=mode, backend="grounded")
     listed = list(dict.fromkeys(t.head_id for t in result.triples if t.head_label == "Disease"))
     rows = pipeline.store.query(
         "MATCH (d:Disease)-[r:Exhibit]->(p:FacePhenotype) WHERE d.nid IN $ids AND p.phenotypeName IN $names "
@@ -137,3 +138,11 @@ def test_diseases_for_phenotypes_lead_with_those_that_show_them_very_often(pipel
     keys = [order[node] for node in listed if order[node][0] == 2]  # the diseases that show both
     assert keys == sorted(keys, reverse=True)  # both very frequent, then one, before the rest
     assert keys[0] == (2, 2) and (2, 0) in keys
+
+
+@pytest.mark.parametrize("mode", ["cypher", "vector"])
+def test_diseases_with_both_phenotypes_lead_with_those_that_show_them_often_and_specifically(pipeline, mode):
+    answer = pipeline.ask("Which diseases have hypertelorism and cleft palate?", mode=mode, backend="grounded").answer
+    rows = table_rows(answer, "| # | disease | genes | Hypertelorism | Cleft palate |")
+    assert [row[0] for row in rows] == [str(i) for i in range(1, len(rows) + 1)] and len(rows) == 30
+    assert all(cell.endswith(("80-99 %", "100 %")) for cell in rows[0][3:])  # the first shows both very often

@@ -1,15 +1,16 @@
-"""A disease's features and two diseases compared, as a clinician reads them (issue 44): cardinal findings
-first, facial findings apart from sight, hearing and the rest, genes and inheritance beside the findings, and
-nothing said to tell two diseases apart that both annotate as frequent."""
+"""A disease's features and two diseases compared, as a clinician reads them (issues 44 and 57): the textbook
+findings first in a table, facial findings apart from sight, hearing and the rest, genes and inheritance beside
+the findings, and nothing said to tell two diseases apart that both annotate as frequent, nor from a frequency
+counted in a few patients."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
-from kg_dump.cardinal import FREQUENT, known
-from service.disease_features import _telling, read_disease
+from kg_dump.cardinal import FREQUENT, MIN_PATIENTS, RARE
+from service.comparison import CLEARLY_LESS, NOT_ANNOTATED, _telling
+from service.disease_features import read_disease
+from tests.support.markdown_tables import table_rows
 
 PAIRS = [("Noonan syndrome", "Costello syndrome"), ("CHARGE syndrome", "Kabuki syndrome 1"),
          ("Apert syndrome", "Crouzon syndrome"), ("Williams-Beuren syndrome", "Noonan syndrome 1"),
@@ -35,38 +36,36 @@ def disease(pipeline, name: str):
 def test_nothing_that_both_annotate_as_frequent_is_said_to_tell_them_apart(pipeline, first, second):
     a, b = disease(pipeline, first), disease(pipeline, second)
     hpo = pipeline.annotations.hpo
-    for one, other in ((a, b), (b, a)):
-        said = _telling(hpo, one, other, one.findings, other.findings)
-        frequency_in = {f.name: known(f.frequency) for f in other.findings}
-        for line in said:
-            name = line.split(" (", 1)[0]
-            theirs = frequency_in.get(name)
-            assert theirs is None or theirs < FREQUENT, (first, second, line)
-            assert " only in " not in line and ("annotated for" in line or re.search(r"\d+ %\)$", line)), line
+    for side, (one, other) in enumerate(((a, b), (b, a))):
+        mine = {f.name: f for f in one.findings}
+        theirs = {f.name: f for f in other.findings}
+        for row in _telling(hpo, one, other, one.findings, other.findings, side):
+            name, cells = row[0], row[1:3] if side == 0 else row[2:0:-1]
+            finding = mine[name]
+            assert finding.cardinal or (finding.counted or 0) >= FREQUENT, (first, second, row)
+            assert not (0 < finding.patients < MIN_PATIENTS), row  # never from one family's count
+            if cells[1] != NOT_ANNOTATED:
+                less = theirs[name].counted
+                assert less is not None and (less < RARE or less <= CLEARLY_LESS * finding.counted), row
 
 
-def test_noonan_and_costello_compared_with_genes_sections_and_no_only_in(pipeline):
+def test_noonan_and_costello_compared_in_tables_with_genes_and_inheritance(pipeline):
     answer = pipeline.ask("What is the difference between Noonan syndrome and Costello syndrome?").answer
-    lines = answer.splitlines()
-    noonan = next(line for line in lines if line.startswith("Noonan syndrome: genes"))
-    costello = next(line for line in lines if line.startswith("Costello syndrome: genes"))
-    assert "PTPN11" in noonan and "a group of 14" in noonan and "HRAS" in costello
-    assert "autosomal dominant" in costello
-    assert any(line.startswith("Facial findings, shared:") for line in lines)
-    assert any(line.startswith("Findings beside the face") for line in lines)
-    assert " only in " not in answer and "annotated for" in answer
-    telling = " ".join(line for line in lines if "tell them apart" in line)
+    overview = {row[0]: row[1:] for row in table_rows(answer, "|  | Noonan syndrome | Costello syndrome |")}
+    assert overview["genes"][0].startswith("PTPN11") and "HRAS" in overview["genes"][1]
+    assert "autosomal dominant" in overview["inheritance"][1] and "a group of 14" in overview["members"][0]
+    assert " only in " not in answer and NOT_ANNOTATED in answer
+    telling = table_rows(answer, "| facial finding | Noonan syndrome | Costello syndrome |")
     for classic in ("Low-set ears", "Epicanthus", "Depressed nasal bridge"):  # classic Noonan signs too
-        assert f"{classic} (Costello syndrome" not in telling, classic
-    facial_shared = next(line for line in lines if line.startswith("Facial findings, shared:"))
-    assert "hearing" not in facial_shared.lower()
+        assert not any(row[0] == classic and row[1] == NOT_ANNOTATED for row in telling), classic
+    assert "Facial findings shared:" in answer and "Findings beside the face that tell them apart:" in answer
 
 
 @pytest.mark.parametrize("mode", ["cypher", "vector"])
 def test_williams_features_lead_with_the_cardinal_ones(pipeline, mode):
     answer = pipeline.ask("What facial features does Williams syndrome have?", mode=mode).answer
-    lines = answer.splitlines()
-    cardinal = next(line for line in lines if line.startswith("Cardinal"))
-    assert lines.index(cardinal) <= 2 and "Elfin facies (80-99 %)" in cardinal
-    facial = next(line for line in lines if line.startswith("Facial: very frequent"))
-    assert "hearing" not in facial.lower() and "Nystagmus" not in facial.split(";")[0]
+    rows = table_rows(answer, "| facial finding | frequency |")
+    assert rows[0] == ["Elfin facies", "80-99 % · cardinal"]
+    assert all(row[1].startswith(("80-99 %", "100 %")) for row in rows[:5])
+    assert "hearing" not in " ".join(row[0] for row in rows).lower()
+    assert any(line.startswith("Sight and hearing: ") for line in answer.splitlines())

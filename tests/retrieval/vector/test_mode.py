@@ -248,12 +248,12 @@ def test_nodes_adjacent_to_several_seeds_bring_their_relationships(store, index)
     """Crouzon syndrome exhibits both linked phenotypes: its two Exhibit triples come back
     even when each seed may bring only one neighbour of its own."""
     links = [link(HYPERTELORISM), link(104, "proptosis")]
-    result = VectorRetriever(store, index, per_seed=1).retrieve(
-        "hypertelorism and proptosis", links, top_k=0, threshold=-1.0, top_n=100)
+    result = VectorRetriever(store, index, per_seed=1).retrieve(  # the neighbourhood alone, no question kind
+        "hypertelorism and proptosis", links, top_k=0, threshold=-1.0, top_n=100, relation=False)
     keys = {(t.head_id, t.relation, t.tail_id) for t in result.triples}
     assert {(200, "Exhibit", HYPERTELORISM), (200, "Exhibit", 104), (104, "is_a", HYPERTELORISM)} <= keys
     unshared = VectorRetriever(store, index, per_seed=1, shared=0).retrieve(
-        "hypertelorism and proptosis", links, top_k=0, threshold=-1.0, top_n=100)
+        "hypertelorism and proptosis", links, top_k=0, threshold=-1.0, top_n=100, relation=False)
     assert len(unshared.triples) < len(result.triples)
 
 
