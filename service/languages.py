@@ -124,6 +124,8 @@ PHRASES: dict[str, list[tuple[str, str]]] = {
 _ENGLISH_KEPT = frozenset(word.lower() for english in [*(e for phrases in PHRASES.values() for _, e in phrases),
                                                        *cue_words()] for word in re.findall(r"[A-Za-z]+", english))
 EPONYMS = 2  # each language's first two patterns: case matters in the name they take
+_KEEP, _KEPT = "\ue000", "\ue001"  # around a label put into English while the rest of the text is read
+_LABEL = re.compile(f"{_KEEP}[^{_KEPT}]*{_KEPT}")
 _COMPILED = {language: [(re.compile(pattern, 0 if i < EPONYMS or language in CJK else re.IGNORECASE), english)
                         for i, (pattern, english) in enumerate(phrases)] for language, phrases in PHRASES.items()}
 _CJK_PUNCTUATION = str.maketrans({"、": ", ", "，": ", ", "。": ". ", "：": ": ", "；": "; ", "？": "? ", "（": " (",
@@ -252,10 +254,14 @@ class Translator:
 
     @staticmethod
     def _word_for_word(reading: Reading, table: dict[str, str], language: str) -> None:
-        """The words no label or cue took, put into English word for word, each one's written form kept."""
+        """The words no label or cue took, put into English word for word, each one's written form kept; the
+        labels' English (between the markers) as it is."""
         pieces, at, length = [], 0, 0
+        kept = [(m.start(), m.end()) for m in _LABEL.finditer(reading.text)]
         for match in _LETTERS.finditer(reading.text):
-            english = None if match.group().lower() in _ENGLISH_KEPT else table.get(stem(match.group(), language))
+            inside = any(start <= match.start() < end for start, end in kept)
+            english = None if inside or match.group().lower() in _ENGLISH_KEPT \
+                else table.get(stem(match.group(), language))
             if english is None:
                 continue
             before = reading.text[at:match.start()]
@@ -264,6 +270,11 @@ class Translator:
             reading.written[(start, start + len(english))] = match.group()
             length, at = start + len(english), match.end()
         reading.text = "".join([*pieces, reading.text[at:]])
+        # the markers go: every recorded span after one moves back by the markers before it
+        marks = [m.start() for m in re.finditer(f"[{_KEEP}{_KEPT}]", reading.text)]
+        reading.written = {(s - sum(m < s for m in marks), e - sum(m < e for m in marks)): w
+                           for (s, e), w in reading.written.items()}
+        reading.text = reading.text.replace(_KEEP, "").replace(_KEPT, "")
 
     def _latin_spans(self, folded: list[str], language: str) -> list[tuple[int, int, tuple[str, int]]]:
         """(first word, words, (HP id, term)) of each translated label among the folded words, longest first."""
@@ -281,7 +292,7 @@ class Translator:
             start, end = words[i].start(), words[i + n - 1].end()
             english = self.hpo.names[term]
             terms.append((_same_span(original, text, start, end), english, hp_id))
-            pieces += [text[at:start], english]
+            pieces += [text[at:start], f"{_KEEP}{english}{_KEPT}"]  # never put "into English" again
             at = end
         return "".join([*pieces, text[at:]])
 
