@@ -16,7 +16,6 @@ How a text is read:
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass, field, replace
 
@@ -205,7 +204,10 @@ class Reader:
         words = finding_phrases.words_of(text)
         named = [(f.start, f.end, f.name) for f in candidates]
         lookup = self.findings.term_named
-        exact = functools.partial(lookup, forms=False)
+        def exact(name: str) -> int | None:  # as written, or each word in its one form ("absent radii")
+            one_form = " ".join(self.findings.forms.one(word) for word in name.split())
+            return lookup(name, forms=False) or lookup(one_form, forms=False)
+
         for phrase in [*finding_phrases.absent_named(words, exact), *finding_phrases.normal_named(words, lookup),
                        *finding_phrases.episodic(words, lookup), *finding_phrases.with_severity(words, lookup, named)]:
             hpo_id = phrase.term if isinstance(phrase.term, str) else self.findings.hpo.terms[phrase.term]

@@ -33,7 +33,7 @@ _WORD = re.compile(r"[^\W\d_]+")
 STEMMERS = {"fr": "french", "es": "spanish", "pt": "portuguese", "de": "german", "it": "italian"}
 
 
-@functools.cache
+@functools.lru_cache(maxsize=8)  # one stemmer a language
 def _stemmer(language: str):
     return snowballstemmer.stemmer(STEMMERS[language])
 
