@@ -1,8 +1,10 @@
 """python -m bench fit-weights: the weight of each kind of evidence, fitted on the development cases.
 
-    python -m bench fit-weights [--sets phenopackets,lopo] [--limit N] [--passes P] [--refine gene] [--dry-run]
+    python -m bench fit-weights [--sets phenopackets,lopo] [--limit N] [--passes P] [--refine gene]
+                                [--hold-out-rule whole-paper|patients] [--dry-run]
 
-Each dev case (`generalise`'s sets, dev split only, each patient's own paper held out) is prepared
+Each dev case (`generalise`'s sets, dev split only, each patient's own paper held out: the whole paper, its
+patients and HPO's annotation lines citing it alone, unless `--hold-out-rule patients`) is prepared
 once (`DiagnosisRanker.prepare`: every candidate's unweighted part of each kind). Two weight sets are
 fitted apart (diagnosis/evidence WEIGHT_SETS): the cases whose gene the graph knows, and those with
 findings alone. Each set is fitted by maximum likelihood as a conditional logit over each case's
@@ -29,10 +31,12 @@ from typing import Any
 import numpy as np
 
 from bench import conditional_logit, generalise
+from bench.diagnosis import add_rule_argument, rule_variant
+from bench.results import variant_name
 from bench.runtime import progress
 from diagnosis.evidence import KINDS, WEIGHT_SETS, WEIGHTS_PATH, weight_set
 from fpkg.errors import BenchError
-from retrieval.hold_out import HoldOut
+from retrieval.hold_out import RULE_NAMES, WHOLE_PAPER
 
 NAMES = tuple(kind.name for kind in KINDS)
 MULTIPLES = (0.0, 0.5, 0.75, 1.33, 2.0)
@@ -50,14 +54,14 @@ AT_LEAST = {"variant": "gene"}
 Prepared = dict[tuple[str, str], list[tuple[Any, Any]]]
 
 
-def prepare(pipeline, sets: list[str], limit: int | None) -> Prepared:
-    """(set, condition) -> [(dev case, its prepared ranking)]."""
+def prepare(pipeline, sets: list[str], limit: int | None, rule: str = WHOLE_PAPER) -> Prepared:
+    """(set, condition) -> [(dev case, its prepared ranking)], each case's own paper held out under `rule`."""
     cases, _ = generalise.build_cases(pipeline, sets)
     groups = generalise.select(cases, ["dev"], limit)
     prepared: Prepared = defaultdict(list)
     for (set_name, condition, _), group in groups.items():
         for case in progress(group, f"fit-weights {set_name} {condition}"):
-            ready = pipeline.ranker.prepare(case.diagnosis_case(), HoldOut.of(pipeline.store, case.exclude_pmids))
+            ready = pipeline.ranker.prepare(case.diagnosis_case(), pipeline.hold_out(case.exclude_pmids, rule))
             prepared[(set_name, condition)].append((case, ready))
     return prepared
 
@@ -146,6 +150,7 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
     parser.add_argument("--refine", type=generalise.names_list(WEIGHT_SETS), default=["gene"],
                         help="the weight sets the coordinate ascent refines")
     parser.add_argument("--dry-run", action="store_true", help="report the fitted weights without writing them")
+    add_rule_argument(parser)
     parser.set_defaults(handler=handle)
 
 
@@ -156,7 +161,7 @@ def handle(args: argparse.Namespace, context) -> tuple[str, dict[str, Any], str]
         raise BenchError(f"--passes must be 0 or more, not {args.passes}")
     ranker = context.pipeline.ranker
     started = time.perf_counter()
-    prepared = prepare(context.pipeline, args.sets, args.limit)
+    prepared = prepare(context.pipeline, args.sets, args.limit, args.hold_out_rule)
     start = {name: dict(ranker.weights[name]) for name in WEIGHT_SETS}
     before = evaluate(ranker, prepared, start)
     weights = {name: fit_set(prepared, name, start[name]) for name in WEIGHT_SETS}
@@ -167,13 +172,15 @@ def handle(args: argparse.Namespace, context) -> tuple[str, dict[str, Any], str]
         trail += steps
     after = evaluate(ranker, prepared, weights)
     fitted_on = {"command": "python -m bench " + " ".join(context.argv), "date": date.today().isoformat(),
-                 "sets": args.sets, "split": "dev", "cases": {k: c["n"] for k, c in after["cells"].items()},
+                 "sets": args.sets, "split": "dev", "hold_out_rule": args.hold_out_rule,
+                 "cases": {k: c["n"] for k, c in after["cells"].items()},
                  "objective": after["objective"], "likelihood_fit": fitted["objective"], "before": before["objective"]}
     if not args.dry_run:
         WEIGHTS_PATH.write_text(json.dumps({"weights": weights, "fitted_on": fitted_on}, indent=1) + "\n")
     result = {"weights": weights, "start": start, "before": before, "likelihood_fit": fitted, "after": after,
               "trail": trail, "written": not args.dry_run, "seconds": round(time.perf_counter() - started, 1)}
-    lines = [f"fit-weights on dev ({', '.join(args.sets)}): objective {before['objective']} -> "
+    lines = [f"fit-weights on dev ({', '.join(args.sets)}; {RULE_NAMES[args.hold_out_rule]}): objective "
+             f"{before['objective']} -> "
              f"{fitted['objective']} (likelihood) -> {after['objective']}", ""]
     lines += [f"{name}: " + ", ".join(f"{k} {v:g}" for k, v in weights[name].items() if v) for name in WEIGHT_SETS]
     lines += ["", "| cell | n | top-1 before | top-1 after | top-10 before | top-10 after |",
@@ -182,4 +189,4 @@ def handle(args: argparse.Namespace, context) -> tuple[str, dict[str, Any], str]
         was = before["cells"][key]
         lines.append(f"| {key} | {cell['n']} | {was['top1']:.1%} | {cell['top1']:.1%} | {was['top10']:.1%} "
                      f"| {cell['top10']:.1%} |")
-    return "dev", result, "\n".join(lines)
+    return variant_name("dev", rule_variant(args.hold_out_rule)), result, "\n".join(lines)

@@ -29,12 +29,10 @@ from kg_dump.hpo_layer import (
     release_fingerprint,
     release_of,
 )
+from kg_dump.hpo_lines import COURSE_ASPECT, INHERITANCE_ASPECT, ONSET_ROOT, SourcedLines, stronger
 
-FORMAT = 3  # of the cached profiles: a new format is made anew, not misread
+FORMAT = 4  # of the cached profiles: a new format is made anew, not misread
 PHENOTYPIC_ABNORMALITY = "HP:0000118"  # the root of phenotype terms (not inheritance, onset, ...)
-INHERITANCE_ASPECT = "I"  # phenotype.hpoa's rows that give a disease's mode of inheritance
-COURSE_ASPECT = "C"  # its clinical course: the onset terms (under HP:0003674 Onset) among them
-ONSET_ROOT = "HP:0003674"
 
 
 @dataclass
@@ -54,6 +52,8 @@ class HpoProfiles:
     excluded_term: np.ndarray  # int32
     inheritance: dict[str, tuple[str, ...]] = field(default_factory=dict)  # disease id -> HPO's mode names
     onset: dict[str, tuple[str, ...]] = field(default_factory=dict)  # disease id -> HPO's onset terms (HP ids)
+    # every line of the diseases some of whose lines cite papers alone, with its sources: to hold a paper out
+    lines: SourcedLines = field(default_factory=SourcedLines.empty)
     index: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -103,7 +103,7 @@ def _build(hpo_dir: Path) -> HpoProfiles:
         frequency=np.array([r[2] for r in rows], dtype=np.float32),
         excluded_disease=np.array([r[0] for r in excluded], dtype=np.int32),
         excluded_term=np.array([r[1] for r in excluded], dtype=np.int32), inheritance=inheritance,
-        onset=onset)
+        onset=onset, lines=SourcedLines.read(hpo_dir / "phenotype.hpoa", found))
 
 
 def _annotations(hpoa_path: Path, index: dict[str, int]) -> tuple[list[str], list[tuple], list[tuple]]:
@@ -119,9 +119,7 @@ def _annotations(hpoa_path: Path, index: dict[str, int]) -> tuple[list[str], lis
                 excluded.add((disease, term))
                 continue
             frequency = frequency_of(row["frequency"])
-            value = np.nan if frequency is None else frequency
-            previous = best.get((disease, term))
-            best[(disease, term)] = value if previous is None or np.isnan(previous) else max(previous, value)
+            best[(disease, term)] = stronger(best.get((disease, term)), np.nan if frequency is None else frequency)
     diseases = sorted({d for d, _ in best} | {d for d, _ in excluded})
     number = {d: i for i, d in enumerate(diseases)}
     rows = sorted((number[d], t, f) for (d, t), f in best.items())
