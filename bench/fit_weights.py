@@ -108,7 +108,7 @@ def fit_set(prepared: Prepared, name: str, start: dict[str, float]) -> dict[str,
     case_weights = [w * len(cases) / max(sum(case_weights), 1e-9) for w in case_weights]
     bounds = [BOUNDS.get(kind, (0.0, None)) for kind in NAMES]
     fitted = conditional_logit.fit(cases, case_weights, bounds, np.array([start.get(k, 0.0) for k in NAMES]))
-    return held_up({kind: round(float(value), 4) for kind, value in zip(NAMES, fitted, strict=True)})
+    return held_up({kind: round(float(value), 4) + 0.0 for kind, value in zip(NAMES, fitted, strict=True)})  # no -0.0
 
 
 def held_up(weights: dict[str, float]) -> dict[str, float]:
@@ -126,7 +126,7 @@ def search(ranker, prepared: Prepared, weights: dict[str, dict[str, float]], nam
         for kind in NAMES:
             low, high = BOUNDS.get(kind, (0.0, None))
             for multiple in MULTIPLES:
-                value = round(weights[name][kind] * multiple, 4)
+                value = round(weights[name][kind] * multiple, 4) + 0.0  # (never -0.0)
                 if value == weights[name][kind] or (low is not None and value < low) \
                         or (high is not None and value > high):
                     continue

@@ -1,6 +1,7 @@
 """HPO's whole phenotype annotations, for ranking: every term with its parents and information content,
 every disease's annotations with their frequencies, HPO's NOT annotations and each disease's modes of
-inheritance.
+inheritance; and the lines behind them with their sources (`kg_dump.hpo_lines`), so that a held-out paper's
+own lines can be left out.
 
 They are not graph edges. The graph shows the facial part (its questions, Explore and vector mode are
 facial-first); the other ~200k annotations as `Exhibit` edges would triple the graph's relationships,
