@@ -63,7 +63,8 @@ def prepare(pipeline, sets: list[str], limit: int | None, rule: str = WHOLE_PAPE
     prepared: Prepared = defaultdict(list)
     for (set_name, condition, _), group in groups.items():
         for case in progress(group, f"fit-weights {set_name} {condition}"):
-            ready = pipeline.ranker.prepare(case.diagnosis_case(), pipeline.hold_out(case.exclude_pmids, rule))
+            ready = generalise.retrying(lambda c=case: pipeline.ranker.prepare(
+                c.diagnosis_case(), pipeline.hold_out(c.exclude_pmids, rule)))
             prepared[(set_name, condition)].append((case, ready))
     return prepared
 

@@ -206,3 +206,22 @@ def test_calibrate_fits_on_dev_and_reports_brier_and_reliability_on_test(capsys,
         assert sum(row["n"] for row in figures["reliability"]) == figures["n"]
         assert out["calibration"][f"{split}, lopo"]["n"] == 6
     assert (tmp_path / "calibration.png").stat().st_size > 5_000
+
+
+def test_a_case_whose_query_ran_past_its_time_limit_is_tried_again(monkeypatch):
+    from bench import generalise
+    from fpkg.errors import QueryTimeout
+
+    monkeypatch.setattr(generalise.time, "sleep", lambda seconds: None)
+    calls = []
+
+    def slow_twice(answer):
+        calls.append(answer)
+        if len(calls) < 3:
+            raise QueryTimeout("query stopped at its time limit (Query timed out)")
+        return answer
+
+    assert generalise.retrying(slow_twice, 42) == 42 and len(calls) == 3
+    calls.clear()
+    with pytest.raises(QueryTimeout):  # a third time out in a row is no busy moment: the run fails, saying so
+        generalise.retrying(slow_twice, 42, tries=2)
