@@ -1,12 +1,13 @@
 """python -m bench calibrate: fit the top answer's confidence on the development cases, then
 measure how well it is calibrated on the test cases.
 
-    python -m bench calibrate [--sets lopo,simulated] [--limit N] [--seed S] [--json]
+    python -m bench calibrate [--sets lopo,simulated] [--limit N] [--seed S] [--hold-out-rule R] [--json]
 
 Runs `generalise` on the dev split, fits a logistic regression of "the top answer is right" on the
 features of diagnosis/confidence.py, writes diagnosis/confidence_model.json, and runs the test
 split with it: the Brier score, a reliability table (10 bins) and its plot. Each `generalise` run
-reports the same calibration figures for whichever model is in place.
+reports the same calibration figures for whichever model is in place. Each published patient's own
+paper is held out under `--hold-out-rule` (the whole paper by default: retrieval/hold_out.py).
 """
 
 from __future__ import annotations
@@ -17,10 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from bench import generalise
+from bench.diagnosis import add_rule_argument, rule_variant
 from bench.reliability import answer_right, calibration, reliability_markdown
 from bench.results import results_dir, variant_name
 from diagnosis.confidence import FEATURES, MODEL_PATH, SHAPES, ConfidenceModel, Logistic
 from fpkg.errors import BenchError
+from retrieval.hold_out import RULE_NAMES, WHOLE_PAPER
 
 
 def fit_logistic(rows: list[dict[str, float]], right: list[bool]) -> Logistic:
@@ -76,12 +79,13 @@ def plot(figures: dict[str, dict[str, Any]], path: Path) -> Path:
     return path
 
 
-def run(pipeline, *, sets: list[str], limit: int | None, seed: int, model_path: Path = MODEL_PATH) -> dict[str, Any]:
-    dev = generalise.run(pipeline, sets=sets, splits=["dev"], limit=limit, seed=seed)
+def run(pipeline, *, sets: list[str], limit: int | None, seed: int, model_path: Path = MODEL_PATH,
+        rule: str = WHOLE_PAPER) -> dict[str, Any]:
+    dev = generalise.run(pipeline, sets=sets, splits=["dev"], limit=limit, seed=seed, rules=[rule])
     model = fit(dev["items"], {"sets": sets, "split": "dev", "limit": limit, "seed": seed,
-                               "hpo": dev["hpo"]["hp_obo"]})
+                               "hpo": dev["hpo"]["hp_obo"], "hold_out_rule": rule})
     model.save(model_path)
-    test = generalise.run(pipeline, sets=sets, splits=["test"], limit=limit, seed=seed)
+    test = generalise.run(pipeline, sets=sets, splits=["test"], limit=limit, seed=seed, rules=[rule])
 
     def with_model(items: list[dict[str, Any]]) -> list[dict[str, Any]]:  # the new model, not the ranker's
         return [{**item, "confidence": model.probability(item["features"], item["shape"])}
@@ -100,7 +104,8 @@ def run(pipeline, *, sets: list[str], limit: int | None, seed: int, model_path: 
 
 def summary(result: dict[str, Any]) -> str:
     cases = ", ".join(f"{n} {shape}" for shape, n in result["fitted_on"]["cases"].items())
-    lines = [f"calibrate: fitted on dev cases ({cases}; sets {', '.join(result['fitted_on']['sets'])}); "
+    rule = RULE_NAMES[result["fitted_on"].get("hold_out_rule") or WHOLE_PAPER]
+    lines = [f"calibrate: fitted on dev cases ({cases}; sets {', '.join(result['fitted_on']['sets'])}; {rule}); "
              f"wrote {result['model']}", "",
              "| feature | " + " | ".join(SHAPES) + " |", "|---|" + "---:|" * len(SHAPES)]
     lines += [f"| {name} | " + " | ".join(f"{result['coef'][shape][name]:+.3f}" for shape in SHAPES) + " |"
@@ -119,15 +124,18 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=int, help="at most N cases per set, condition and split")
     parser.add_argument("--seed", type=int, default=0, help="the simulated patients' seed")
     parser.add_argument("--model-out", type=Path, default=MODEL_PATH,
-                        help=f"where to write the model (default: retrieval/{MODEL_PATH.name})")
+                        help=f"where to write the model (default: diagnosis/{MODEL_PATH.name})")
+    add_rule_argument(parser)
     parser.set_defaults(handler=handle)
 
 
 def handle(args: argparse.Namespace, context) -> tuple[str, dict[str, Any], str]:
     if args.limit is not None and args.limit < 1:
         raise BenchError(f"--limit must be at least 1, not {args.limit}")
-    result = run(context.pipeline, sets=args.sets, limit=args.limit, seed=args.seed, model_path=args.model_out)
+    result = run(context.pipeline, sets=args.sets, limit=args.limit, seed=args.seed, model_path=args.model_out,
+                 rule=args.hold_out_rule)
     figures = {split: f for split, f in result["calibration"].items() if f and "," not in split}
     if figures:
         result["plot"] = str(plot(figures, results_dir(args.results_dir) / "calibration.png"))
-    return variant_name("+".join(args.sets), args.limit and f"limit{args.limit}"), result, summary(result)
+    return (variant_name("+".join(args.sets), args.limit and f"limit{args.limit}", rule_variant(args.hold_out_rule)),
+            result, summary(result))

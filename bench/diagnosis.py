@@ -1,14 +1,17 @@
 """python -m bench diagnosis: the differential's accuracy on any question file.
 
     python -m bench diagnosis [--questions FILE.csv] [--mode cypher|vector|none]
-                              [--backend grounded|local|endpoint] [--hold-out-case] [--limit N] [--json]
+                              [--backend grounded|local|endpoint] [--hold-out-case [--hold-out-rule R]]
+                              [--limit N] [--json]
 
 The file needs `Patient_question` and `True_answer` columns (others are ignored; the
 Publication set is the default). A question with "Choose from the following options:"
 and lettered options is selective, else non-selective. A prediction is right *strictly*
 when its normalised name equals the true answer's, and *linked* when it is, or when both
 link to the same disease node (options and answers are linked as the ranker links options).
-`--hold-out-case` drops the question's paper (`pmid` column) from the evidence.
+`--hold-out-case` drops the question's paper (`pmid` column) from the evidence: the whole paper (its
+patients and HPO's annotation lines citing it alone), or with `--hold-out-rule patients` its published
+patients only, as published benchmarks on phenopacket-store count (retrieval/hold_out.py).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from bench.runtime import PUBLICATION, percentiles, progress, question_file
 from fpkg.errors import BenchError, InputError
 from fpkg.names import normalise, without_abbreviation
 from llm.factory import known_backends
+from retrieval.hold_out import RULE_NAMES, RULES, WHOLE_PAPER
 from retrieval.options import link_option, split_question
 from retrieval.retriever import MODES
 
@@ -111,12 +115,13 @@ class Judge:
 
 
 def diagnose_one(pipeline, question: Question, *, mode: str, backend: str | None, temperature: float = 0.0,
-                 seed: int = 0, hold_out: bool = False):
-    """`Pipeline.diagnose_question`, optionally without the question's own paper: (result, timings_ms)."""
+                 seed: int = 0, hold_out: bool = False, rule: str = WHOLE_PAPER):
+    """`Pipeline.diagnose_question`, optionally without the question's own paper (held out by `rule`):
+    (result, timings_ms)."""
     started = time.perf_counter()
     exclude = frozenset({question.pmid}) if hold_out and question.pmid is not None else frozenset()
     result = pipeline.diagnose_question(question.text, mode=mode, backend=backend, temperature=temperature,
-                                        seed=seed, exclude_pmids=exclude)
+                                        seed=seed, exclude_pmids=exclude, hold_out_rule=rule)
     return result, {**result.timings_ms, "total": round((time.perf_counter() - started) * 1000, 2)}
 
 
@@ -170,20 +175,21 @@ def accuracy(items: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def run(pipeline, questions: list[Question], *, mode: str = "cypher", backend: str | None = None,
-        hold_out: bool = False, temperature: float = 0.0, seed: int = 0, source: str = "") -> dict[str, Any]:
+        hold_out: bool = False, temperature: float = 0.0, seed: int = 0, source: str = "",
+        rule: str = WHOLE_PAPER) -> dict[str, Any]:
     judge = Judge(pipeline.linker)
     items = []
-    for question in progress(questions, f"diagnosis {source} {mode}{' held-out' if hold_out else ''}"):
+    for question in progress(questions, f"diagnosis {source} {mode}{f' held out ({rule})' if hold_out else ''}"):
         try:
             result, timings = diagnose_one(pipeline, question, mode=mode, backend=backend, temperature=temperature,
-                                           seed=seed, hold_out=hold_out)
+                                           seed=seed, hold_out=hold_out, rule=rule)
         except InputError as e:  # a question the app refuses counts as unanswered, and says why
             items.append(refused_item(question, str(e)))
             continue
         items.append(score_item(judge, question, result, timings))
     backend_name = backend or pipeline.settings.llm_backend
     out = {"questions": source, "mode": mode, "backend": backend_name, "hold_out_case": hold_out,
-           "temperature": temperature, "accuracy": accuracy(items),
+           "hold_out_rule": rule if hold_out else None, "temperature": temperature, "accuracy": accuracy(items),
            "latency_ms": percentiles(i["timings_ms"]["total"] for i in items if i["timings_ms"]),
            "refused": sum("error" in i for i in items),
            "conflicts": conflict_counts(items, lambda i: not i["top1_linked"]), "items": items}
@@ -196,7 +202,8 @@ def run(pipeline, questions: list[Question], *, mode: str = "cypher", backend: s
 def summary(result: dict[str, Any]) -> str:
     acc = result["accuracy"]
     lines = [f"{result['questions']}: mode {result['mode']}, backend {result['backend']}"
-             f"{', paper held out' if result['hold_out_case'] else ''}; {acc['n']} questions"]
+             f"{', ' + RULE_NAMES[result.get('hold_out_rule') or WHOLE_PAPER] if result['hold_out_case'] else ''}; "
+             f"{acc['n']} questions"]
     for kind in ("selective", "non_selective"):
         part = acc[kind]
         if part["n"]:
@@ -227,11 +234,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", choices=BACKENDS, help="default: LLM_BACKEND")
     parser.add_argument("--hold-out-case", action="store_true",
                         help="drop the question's own paper (pmid column) from the evidence")
+    add_rule_argument(parser)
     parser.add_argument("--limit", type=int, help="only the first N questions")
     parser.add_argument("--split", choices=SPLITS,
                         help="only the questions whose disease (omim_id column) falls in this split (bench/devsets.py)")
     parser.add_argument("--temperature", type=float, default=0.0)
     parser.add_argument("--seed", type=int, default=0)
+
+
+def add_rule_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--hold-out-rule", choices=RULES, default=WHOLE_PAPER,
+                        help="what holding a case's paper out removes: the whole paper (its published patients and "
+                             "HPO's annotation lines citing it alone; the default) or its patients only (as published "
+                             "benchmarks on phenopacket-store count)")
+
+
+def rule_variant(rule: str) -> str | None:
+    """A results file's variant part for the hold-out rule: none for the default."""
+    return None if rule == WHOLE_PAPER else f"rule-{rule}"
 
 
 def register(subparsers, common: argparse.ArgumentParser) -> None:
@@ -245,7 +265,8 @@ def handle(args: argparse.Namespace, context) -> tuple[str, dict[str, Any], str]
     path = question_file(context.settings, args.questions, PUBLICATION)
     questions = read_questions(path, need_pmid=args.hold_out_case, limit=args.limit, split=args.split)
     result = run(context.pipeline, questions, mode=args.mode, backend=args.backend, hold_out=args.hold_out_case,
-                 temperature=args.temperature, seed=args.seed, source=path.stem)
+                 temperature=args.temperature, seed=args.seed, source=path.stem, rule=args.hold_out_rule)
     variant = variant_name(path.stem, args.mode, result["backend"], args.hold_out_case and "holdout",
+                           args.hold_out_case and rule_variant(args.hold_out_rule),
                            args.split, args.limit and f"limit{args.limit}", args.temperature and f"t{args.temperature}")
     return variant, result, summary(result)

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from kg_dump.data_files import PUBLICATION_OPEN_SET, PUBLICATION_SET
+from retrieval.hold_out import WHOLE_PAPER
 from retrieval.retriever import MODES
 
 Records = dict[str, dict[str, dict[str, Any]]]
@@ -92,7 +93,8 @@ def publication(records: Records) -> list[str]:
     for result in _results(records, "diagnosis"):
         acc = result["accuracy"]
         kind = PUBLICATION_STEMS.get(result["questions"], result["questions"])
-        rows.append([kind, result["mode"], result["backend"], "yes" if result["hold_out_case"] else "no", acc["n"],
+        held = "no" if not result["hold_out_case"] else (result.get("hold_out_rule") or WHOLE_PAPER)
+        rows.append([kind, result["mode"], result["backend"], held, acc["n"],
                      pct(acc["top1_strict"]), pct(acc["top1_linked"]), pct(acc["top10_linked"]),
                      ms(result["latency_ms"].get("p50"))])
     rows.sort(key=lambda r: (r[0], MODES.index(r[1]) if r[1] in MODES else len(MODES), r[3]))

@@ -23,7 +23,8 @@ disease shows in a share f of patients (HPO's frequency; `UNKNOWN_FREQUENCY` whe
 weighs log((1 − f) / (1 − b)), b the share of diseases with it (e^−IC), with 1 − f at least
 `MIN_ABSENT`; a present finding at or under a term HPO says the disease lacks (a NOT annotation)
 weighs log(`NOT_RATIO`).
-Annotations made only by excluded papers (a held-out case) are left out.
+Annotations made only by held-out papers (a held-out case's own: `retrieval.hold_out`) are left out of the
+match and the contradictions of the few diseases they annotate.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ import numpy as np
 from diagnosis.ontology import PhenotypeOntology
 from diagnosis.profiles import DiseaseProfiles
 from diagnosis.term_rows import TermRows, usable_terms
+from retrieval.hold_out import NOTHING_HELD_OUT, HoldOut
 
 # the patient → disease direction's weight in the match (w above); the other direction has the rest
 PATIENT_SIDE = 0.7
@@ -91,11 +93,11 @@ class PhenotypeMatcher:
     def _graph_terms(self, annotations) -> set[int]:
         return {self.ontology.node_term[a.phenotype] for a in annotations if a.phenotype in self.ontology.node_term}
 
-    def whole_terms(self, disease: int, exclude_pmids: frozenset[int] = frozenset()) -> set[int]:
-        return self._graph_terms(self.profiles.annotations(disease, exclude_pmids)) | set(
-            self.profiles.hpo_terms.get(disease, ()))
+    def whole_terms(self, disease: int, hold_out: HoldOut = NOTHING_HELD_OUT) -> set[int]:
+        return self._graph_terms(self.profiles.annotations(disease, hold_out)) | set(
+            self.profiles.terms(disease, hold_out))
 
-    def scores(self, patient: list[int], exclude_pmids: frozenset[int] = frozenset(), *,
+    def scores(self, patient: list[int], hold_out: HoldOut = NOTHING_HELD_OUT, *,
                gene_known: bool = False, whole: bool = False) -> PhenotypeScores:
         """`patient`: its present findings' terms; `gene_known`: the patient's gene is in the graph, so
         its diseases are the contest; `whole`: a finding outside the face was given (see above)."""
@@ -108,10 +110,10 @@ class PhenotypeMatcher:
         rows = self.rows[whole]
         match, exact = rows.similarity(terms, raw, side)
         sizes = rows.sizes
-        touched = self.profiles.diseases_citing(exclude_pmids)
+        touched = self._known(self.profiles.diseases_citing(hold_out))
         if touched:  # recompute the few diseases a held-out paper annotated, without its annotations
-            kept = {d: self.whole_terms(d, exclude_pmids) if whole else
-                    self._graph_terms(self.profiles.annotations(d, exclude_pmids)) for d in sorted(touched)}
+            kept = {d: self.whole_terms(d, hold_out) if whole else
+                    self._graph_terms(self.profiles.annotations(d, hold_out)) for d in touched}
             sub_match, sub_exact = TermRows(self.ontology, list(kept.values())).similarity(terms, raw, side,
                                                                                           cached=False)
             at = np.searchsorted(self.diseases, list(kept))
@@ -120,7 +122,8 @@ class PhenotypeMatcher:
             sizes[at] = [len(kept[d]) for d in kept]
         return PhenotypeScores(self.diseases, match, exact, sizes)
 
-    def contradictions(self, present: list[int], absent: list[int]) -> np.ndarray:
+    def contradictions(self, present: list[int], absent: list[int],
+                       hold_out: HoldOut = NOTHING_HELD_OUT) -> np.ndarray:
         """Each disease's log likelihood ratio from findings that contradict it (0: none; see above)."""
         found = np.zeros(len(self.diseases), dtype=np.float32)
         closure = self.rows[True].closure
@@ -134,10 +137,38 @@ class PhenotypeMatcher:
             known = np.where(below[shown.indices], shown.data, 0.0)
             share = np.maximum.reduceat(known, shown.indptr[:-1]) if len(known) else np.zeros(len(rows))
             share[share == 0] = UNKNOWN_FREQUENCY  # shown, with no frequency given
-            background = min(float(np.exp(-self.ontology.ic[term])), 1 - MIN_ABSENT)
-            found[rows] += np.log(np.maximum(1 - share, MIN_ABSENT) / (1 - background))
+            found[rows] += np.log(np.maximum(1 - share, MIN_ABSENT) / (1 - self._background(term)))
         above = {a for term in present for a in self.ontology.ancestors(term).tolist()}
         for term in above & self.lacking.keys():
             np.add.at(found, self.lacking[term], np.log(NOT_RATIO))
+        if hold_out.whole_paper and (touched := self._known(self.profiles.diseases_citing(hold_out))):
+            # the few diseases a held-out paper annotated, again without its annotations (one at a time)
+            at = np.searchsorted(self.diseases, touched)
+            found[at] = [self._against(d, hold_out, above, absent) for d in touched]
         return found
+
+    def _background(self, term: int) -> float:
+        """The share of diseases with the term (e^-IC), below 1 − MIN_ABSENT."""
+        return min(float(np.exp(-self.ontology.ic[term])), 1 - MIN_ABSENT)
+
+    def _against(self, disease: int, hold_out: HoldOut, above: set[int], absent: list[int]) -> float:
+        """One disease's contradictions (as `contradictions` computes them for all), its annotations held out."""
+        shown, frequencies = self.whole_terms(disease, hold_out), self.profiles.terms(disease, hold_out)
+        value = 0.0
+        for term in dict.fromkeys(absent):
+            below = set(self.ontology.below(term).tolist())
+            if not below & shown:
+                continue
+            share = max((f for t in below & shown if (f := frequencies.get(t, np.nan)) > 0), default=0.0)
+            share = share or UNKNOWN_FREQUENCY  # shown, with no frequency given
+            value += float(np.log(max(1 - share, MIN_ABSENT) / (1 - self._background(term))))
+        return value + len(above & set(self.profiles.excluded(disease, hold_out))) * float(np.log(NOT_RATIO))
+
+    def _known(self, diseases: set[int]) -> list[int]:
+        """The diseases among these that the match has a row for, in order."""
+        return [d for d in sorted(diseases) if self._row(d) is not None]
+
+    def _row(self, disease: int) -> int | None:
+        i = int(np.searchsorted(self.diseases, disease))
+        return i if i < len(self.diseases) and self.diseases[i] == disease else None
 

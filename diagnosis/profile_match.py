@@ -23,6 +23,7 @@ import numpy as np
 from diagnosis.phenotype_match import PhenotypeMatcher
 from diagnosis.published_patients import PublishedPatients
 from diagnosis.term_rows import TermRows, usable_terms
+from retrieval.hold_out import NOTHING_HELD_OUT, HoldOut
 
 
 @dataclass(frozen=True)
@@ -51,16 +52,16 @@ class ProfileMatcher:
         self.diseases = np.array(sorted(set(matcher.diseases.tolist()) | set(published.of_disease)), dtype=np.int64)
         self.rows = TermRows(self.ontology, [self._profile(d) for d in self.diseases.tolist()])
 
-    def _profile(self, disease: int, exclude_pmids: frozenset[int] = frozenset(),
+    def _profile(self, disease: int, hold_out: HoldOut = NOTHING_HELD_OUT,
                  held: frozenset[int] | set[int] = frozenset()) -> set[int]:
         """The disease's annotated findings and its published patients' (the `held` patients left out)."""
-        terms = self.matcher.whole_terms(disease, exclude_pmids)
+        terms = self.matcher.whole_terms(disease, hold_out)
         for row in self.published.of_disease.get(disease, ()):
             if row not in held:
                 terms |= self.published.terms(int(row))
         return terms
 
-    def scores(self, present: list[int], exclude_pmids: frozenset[int] = frozenset()) -> ProfileScores:
+    def scores(self, present: list[int], hold_out: HoldOut = NOTHING_HELD_OUT) -> ProfileScores:
         """Every disease against the patient's present findings; a held-out paper's annotations and
         patients left out of the few profiles they touch."""
         terms = usable_terms(self.ontology, present)
@@ -69,12 +70,12 @@ class ProfileMatcher:
             zeros = np.zeros(len(self.diseases), dtype=np.float32)
             return ProfileScores(self.diseases, zeros, zeros, sizes)
         best = np.stack([self.rows.best_matches(t) for t in terms])
-        held = self.published.rows_of_papers(exclude_pmids)
-        touched = self.matcher.profiles.diseases_citing(exclude_pmids) | {
+        held = self.published.rows_of_papers(hold_out.pmids)
+        touched = self.matcher.profiles.diseases_citing(hold_out) | {
             d for row in held for d in self.published.patients[row].diseases}
         touched = sorted(touched.intersection(self.diseases.tolist()))
         if touched:  # the few profiles a held-out paper touched, made again without it
-            kept = [self._profile(d, exclude_pmids, held) for d in touched]
+            kept = [self._profile(d, hold_out, held) for d in touched]
             again = TermRows(self.ontology, kept)
             at = np.searchsorted(self.diseases, touched)
             best[:, at] = np.stack([again.best_matches_once(t) for t in terms])

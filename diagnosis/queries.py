@@ -9,8 +9,9 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from diagnosis.profiles import DiseaseProfiles
-from graphstore.schema import FPKG, PHENOPACKET_STORE
+from graphstore.schema import CAUSE, FPKG, HPO, PHENOPACKET_STORE
 from graphstore.store import GraphStore
+from retrieval.hold_out import HoldOut
 from retrieval.result import CypherRun, Triple
 
 TIMEOUT_MS = 3000
@@ -62,12 +63,14 @@ class DiagnosisEvidence:
 
 def gather_evidence(store: GraphStore, profiles: DiseaseProfiles, *, gene_id: int | None,
                     variant_ids: list[int], phenotype_ids: list[int], extra_diseases: list[int],
-                    phenotype_candidates: list[int], exclude_pmids: frozenset[int],
+                    phenotype_candidates: list[int], hold_out: HoldOut,
                     groups_of: dict[int, set[int]] | None = None) -> DiagnosisEvidence:
     """`phenotype_candidates`: the diseases whose profiles best match the patient's phenotypes
-    (held-out papers' annotations left out), added to the gene's; `groups_of`: a disease -> the
-    groups it is a member of (a group holds the diseases its members' genes cause)."""
+    (held-out papers' annotations left out), added to the gene's; `hold_out`: the case's held-out papers
+    (`retrieval.hold_out`); `groups_of`: a disease -> the groups it is a member of (a group holds the
+    diseases its members' genes cause)."""
     evidence = DiagnosisEvidence()
+    exclude_pmids = hold_out.pmids
 
     def run(cypher: str, params: dict, origin: str) -> list[dict]:
         rows = store.query(cypher, params, timeout_ms=TIMEOUT_MS)
@@ -76,10 +79,9 @@ def gather_evidence(store: GraphStore, profiles: DiseaseProfiles, *, gene_id: in
 
     if gene_id is not None:
         for row in run(GENE_DISEASES, {"gene": gene_id}, "gene_diseases"):
-            # a link only published patients make is that of their papers: gone with them when held out
-            if row["source"] == PHENOPACKET_STORE and set(row["pmids"] or ()) <= exclude_pmids:
-                continue
-            evidence.gene_sources[row["disease"]].add(row["source"] or "HPO")
+            source = _gene_link_source(row, hold_out, gene_id)
+            if source:
+                evidence.gene_sources[row["disease"]].add(source)
         for row in run(VARIANT_DISEASES, {"gene": gene_id}, "variant_diseases"):
             if row["pmid"] in exclude_pmids:
                 continue
@@ -102,7 +104,7 @@ def gather_evidence(store: GraphStore, profiles: DiseaseProfiles, *, gene_id: in
     ids = sorted(candidates)
     wanted = set(phenotype_ids)
     for disease in ids:
-        for annotation in profiles.annotations(disease, exclude_pmids):
+        for annotation in profiles.annotations(disease, hold_out):
             evidence.profiles[disease].add(annotation.phenotype)
             if annotation.phenotype in wanted:
                 evidence.profile_rows.append({
@@ -111,3 +113,16 @@ def gather_evidence(store: GraphStore, profiles: DiseaseProfiles, *, gene_id: in
     for row in run(DISEASES, {"diseases": ids}, "diseases"):
         evidence.diseases[row["id"]] = {"name": row["name"], "disease_id": row["did"]}
     return evidence
+
+
+def _gene_link_source(row: dict, hold_out: HoldOut, gene_id: int) -> str | None:
+    """Who still makes a gene -> disease link once the case's papers are held out (None: nobody). A link only
+    published patients make is that of their papers: gone with them; HPO's goes with the last annotation
+    line of the disease (whole-paper rule), its patients' papers, if any others, still making it."""
+    source, papers = row["source"] or HPO, set(row["pmids"] or ())
+    others = bool(papers - hold_out.pmids)
+    if source == PHENOPACKET_STORE:
+        return source if others else None
+    if source == HPO and hold_out.held_lines.removes(CAUSE, gene_id, row["disease"]):
+        return PHENOPACKET_STORE if others else None
+    return source

@@ -6,9 +6,9 @@ OMIM entry of the gene, ...), weighted as `diagnosis/evidence/weights.json` says
 development cases). Candidates: the gene's diseases, its published cases' diseases, the options, and
 those each kind brings (the best annotation matches among all diseases, ...). Ties break by the
 phenotype match, then the number of exactly matched terms, then the disease id: never by name. Every
-part is kept with its evidence, so the ranking explains itself. Excluded PMIDs (a held-out paper)
-remove that paper's cases, variants and annotations from the evidence, candidate selection included,
-without touching the graph.
+part is kept with its evidence, so the ranking explains itself. A held-out paper (`retrieval.hold_out`)
+removes that paper's cases, variants and annotations (under the whole-paper rule, HPO's lines citing it
+alone too) from the evidence, candidate selection included, without touching the graph.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from diagnosis.confidence import ConfidenceModel, case_shape
 from diagnosis.confidence import features as confidence_features
 from diagnosis.conflicts import CHECKED_DISEASES, Conflict, against_exclusions, co_carried, variant_vs_gene
 from diagnosis.evidence import KINDS, CaseEvidence, Knowledge, Part, load_weights, weight_set
+from diagnosis.evidence.base import cardinal_terms
 from diagnosis.groups import DiseaseGroups
 from diagnosis.ontology import PhenotypeOntology
 from diagnosis.phenotype_match import PATIENT_SIDE, PhenotypeMatcher
@@ -33,7 +34,6 @@ from diagnosis.twins import find_twins, merge_twins
 from fpkg.names import fold_name, without_abbreviation
 from graphstore.schema import DIAGNOSED, DISEASE, SAMPLE
 from graphstore.store import GraphStore
-from kg_dump.cardinal import is_cardinal
 from retrieval.findings import FINDING, FindingLinker, term_id
 from retrieval.hold_out import NOTHING_HELD_OUT, HoldOut
 from retrieval.linking import EntityLinker
@@ -160,7 +160,12 @@ class DiagnosisRanker:
         self.knowledge = Knowledge(ontology, profiles, self.patients, _cardinal_findings(ontology, profiles))
 
     def rank(self, case: DiagnosisCase, hold_out: HoldOut = NOTHING_HELD_OUT) -> Diagnosis:
-        prepared = self.prepare(case, hold_out)
+        return self.finish(self.prepare(case, hold_out))
+
+    def finish(self, prepared: PreparedCase) -> Diagnosis:
+        """The diagnosis of a prepared case (`prepare`): ranked under the fitted weights, with its patients,
+        conflicts and confidence."""
+        case, hold_out = prepared.case, prepared.evidence.hold_out
         ranked, missing = self.order(prepared)
         queried_at = prepared.timings["queried"]
         links, notices = prepared.links, prepared.notices
@@ -173,11 +178,11 @@ class DiagnosisRanker:
                               notices, missing)
         self._add_nearest_patients(diagnosis, prepared)
         diagnosis.ranked = [replace(r, told_apart=told_apart(list(r.ranked_members), self.genes_of, self.profiles,
-                                                             self.ontology.names)) if r.ranked_members else r
-                            for r in diagnosis.ranked]
+                                                             self.ontology.names, hold_out))
+                            if r.ranked_members else r for r in diagnosis.ranked]
         if prepared.evidence.gene is not None:
             diagnosis.gene_diseases = frozenset(evidence.gene_sources)
-        self._check_conflicts(diagnosis, evidence, prepared.phenotypes, hold_out.pmids)
+        self._check_conflicts(diagnosis, evidence, prepared.phenotypes, hold_out)
         diagnosis.information = round(float(sum(self.ontology.ic[t] for t in prepared.evidence.present)), 4)
         values = confidence_features(diagnosis)
         diagnosis.shape = case_shape(diagnosis)
@@ -189,9 +194,17 @@ class DiagnosisRanker:
                                 "ranking": _ms(queried_at, time.perf_counter())}
         return diagnosis
 
+    def with_lines(self, hold_out: HoldOut) -> HoldOut:
+        """The hold-out with HPO's lines its papers alone are the sources of, under the whole-paper rule (read
+        here when whoever made it did not)."""
+        if hold_out.lines is not None or not hold_out.whole_paper or not hold_out:
+            return hold_out
+        return replace(hold_out, lines=self.profiles.held_out(hold_out.pmids))
+
     def prepare(self, case: DiagnosisCase, hold_out: HoldOut = NOTHING_HELD_OUT) -> PreparedCase:
         """The case linked, its candidates gathered and every kind's part of each: all but the weights."""
         started = time.perf_counter()
+        hold_out = self.with_lines(hold_out)
         exclude_pmids = hold_out.pmids
         links, notices = self._link(case)
         gene = next((lk for lk in links if lk.type == "GENE" and lk.node_id is not None), None)
@@ -202,21 +215,21 @@ class DiagnosisRanker:
         option_links = {letter: link_option(name, self.linker) for letter, name in (case.options or {}).items()}
         linked_at = time.perf_counter()
         whole = not all(self.ontology.facial[t] for t in present + absent)
-        matched = replace(self.matcher.scores(present, exclude_pmids, gene_known=gene is not None, whole=whole),
+        matched = replace(self.matcher.scores(present, hold_out, gene_known=gene is not None, whole=whole),
                           findings=len(present) + len(absent))
         found = CaseEvidence(self.knowledge, present, absent, gene, variants, hold_out, whole, matched,
-                             self.matcher.contradictions(present, absent), age_years=case.age_years,
+                             self.matcher.contradictions(present, absent, hold_out), age_years=case.age_years,
                              sex=(case.sex or "").strip().lower() or None)
         if len(self.patients) and present:
             scores = self.patients.scores(present, whole=whole, patient_side=PATIENT_SIDE, exclude_pmids=exclude_pmids)
             found.patients = CasePatients(self.patients, scores, frozenset(present))
         if present:
-            found.profile = self.profile_matcher.scores(present, exclude_pmids)
+            found.profile = self.profile_matcher.scores(present, hold_out)
         candidates = set().union(*(kind.candidates(found) for kind in KINDS))
         found.graph = gather_evidence(
             self.store, self.profiles, gene_id=gene.node_id if gene else None, variant_ids=variants,
             phenotype_ids=phenotypes, extra_diseases=[lk.node_id for lk in option_links.values() if lk.node_id],
-            phenotype_candidates=sorted(candidates), exclude_pmids=exclude_pmids,
+            phenotype_candidates=sorted(candidates), hold_out=hold_out,
             groups_of=self.groups.groups_of)
         found.graph.gene = (gene.node_id, gene.name) if gene else None
         if absent:
@@ -259,17 +272,16 @@ class DiagnosisRanker:
                                          SAMPLE, DISEASE, near.patient.source,
                                          (near.patient.pmid,) if near.patient.pmid else ()) for near in found]
 
-    def _check_conflicts(self, diagnosis: Diagnosis, evidence, phenotypes: list[int],
-                         exclude_pmids: frozenset[int]) -> None:
+    def _check_conflicts(self, diagnosis: Diagnosis, evidence, phenotypes: list[int], hold_out: HoldOut) -> None:
         variant = next((lk for lk in diagnosis.links if lk.type == "MUTATION" and lk.node_id is not None), None)
         found = variant_vs_gene(evidence, variant, self.twin_of)
-        carried, runs = co_carried(self.store, evidence, variant, self.twin_of, exclude_pmids)
+        carried, runs = co_carried(self.store, evidence, variant, self.twin_of, hold_out.pmids)
         top = [r.node_id for r in diagnosis.ranked[:CHECKED_DISEASES] if r.node_id is not None]
         excluded, run = against_exclusions(self.store, top, phenotypes)
         diagnosis.cypher += [*runs, run]
         found += carried
-        # a held-out paper's exhibit is no evidence, so no conflict either
-        found += [c for c in excluded if not any(exclude_pmids.intersection(t.pmids) for t in c.triples)]
+        # a held-out paper's exhibit (or HPO's NOT annotation from that paper alone) is no evidence: no conflict
+        found += [c for c in excluded if all(hold_out.keeps(t) for t in c.triples)]
         diagnosis.conflicts = found
 
     def _link(self, case: DiagnosisCase) -> tuple[list[Link], list[str]]:
@@ -411,7 +423,7 @@ def _twin_inputs(store: GraphStore, profiles: DiseaseProfiles) -> tuple:
 def _cardinal_findings(ontology: PhenotypeOntology, profiles: DiseaseProfiles) -> dict[int, tuple[int, ...]]:
     """Each disease's cardinal findings (`kg_dump.cardinal`: very frequent in it, rare elsewhere)."""
     return {disease: found for disease, terms in profiles.hpo_terms.items()
-            if (found := tuple(t for t, f in terms.items() if is_cardinal(f, float(ontology.ic[t]))))}
+            if (found := cardinal_terms(ontology, terms))}
 
 
 def _names_gene(name: str, gene: str) -> bool:

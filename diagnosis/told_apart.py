@@ -9,6 +9,7 @@ import math
 
 from diagnosis.profiles import DiseaseProfiles
 from kg_dump.cardinal import FREQUENT, RARE, frequency_text
+from retrieval.hold_out import NOTHING_HELD_OUT, HoldOut
 
 COMPARED = 3  # the first members compared finding by finding
 SHOWN_FINDINGS = 3
@@ -16,11 +17,11 @@ SHOWN_GENES = 3
 
 
 def told_apart(members: list, genes_of: dict[int, tuple[str, ...]], profiles: DiseaseProfiles,
-               names: list[str]) -> tuple[str, ...]:
+               names: list[str], hold_out: HoldOut = NOTHING_HELD_OUT) -> tuple[str, ...]:
     """Lines for a collapsed group: the genes to test, then the findings that differ most (`names`: the
-    ontology's term names)."""
+    ontology's term names; a held-out paper's own annotation lines left out)."""
     lines = [line] if (line := _genes_line(members, genes_of)) else []
-    lines += _differing_findings(members[:COMPARED], profiles, names)
+    lines += _differing_findings(members[:COMPARED], profiles, names, hold_out)
     return tuple(lines)
 
 
@@ -36,8 +37,8 @@ def _genes_line(members: list, genes_of: dict[int, tuple[str, ...]]) -> str | No
                                                      for m, genes in known)
 
 
-def _differing_findings(members: list, profiles: DiseaseProfiles, names: list[str]) -> list[str]:
-    annotated = {m.node_id: profiles.hpo_terms.get(m.node_id, {}) for m in members}
+def _differing_findings(members: list, profiles: DiseaseProfiles, names: list[str], hold_out: HoldOut) -> list[str]:
+    annotated = {m.node_id: profiles.terms(m.node_id, hold_out) for m in members}
     found = []
     for member in members:
         for term, frequency in annotated[member.node_id].items():

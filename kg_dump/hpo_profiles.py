@@ -1,6 +1,7 @@
 """HPO's whole phenotype annotations, for ranking: every term with its parents and information content,
 every disease's annotations with their frequencies, HPO's NOT annotations and each disease's modes of
-inheritance.
+inheritance; and the lines behind them with their sources (`kg_dump.hpo_lines`), so that a held-out paper's
+own lines can be left out.
 
 They are not graph edges. The graph shows the facial part (its questions, Explore and vector mode are
 facial-first); the other ~200k annotations as `Exhibit` edges would triple the graph's relationships,
@@ -29,12 +30,10 @@ from kg_dump.hpo_layer import (
     release_fingerprint,
     release_of,
 )
+from kg_dump.hpo_lines import COURSE_ASPECT, INHERITANCE_ASPECT, ONSET_ROOT, SourcedLines, stronger
 
-FORMAT = 4  # of the cached profiles: a new format is made anew, not misread
+FORMAT = 5  # of the cached profiles: a new format is made anew, not misread
 PHENOTYPIC_ABNORMALITY = "HP:0000118"  # the root of phenotype terms (not inheritance, onset, ...)
-INHERITANCE_ASPECT = "I"  # phenotype.hpoa's rows that give a disease's mode of inheritance
-COURSE_ASPECT = "C"  # its clinical course: the onset terms (under HP:0003674 Onset) among them
-ONSET_ROOT = "HP:0003674"
 
 
 @dataclass
@@ -62,6 +61,8 @@ class HpoProfiles:
     # gene symbol -> the OMIM and ORPHA entries HPO links it to (genes_to_phenotype.txt): which of a merged
     # disease's entries name a gene (OMIM's gene map, Orphanet's list), for ordering a disease's genes
     gene_entries: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # every line of the diseases some of whose lines cite papers alone, with its sources: to hold a paper out
+    lines: SourcedLines = field(default_factory=SourcedLines.empty)
     index: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -113,7 +114,8 @@ def _build(hpo_dir: Path) -> HpoProfiles:
         excluded_term=np.array([r[1] for r in excluded], dtype=np.int32), inheritance=inheritance,
         onset=onset, stated_frequency=np.array([r[3] for r in rows], dtype=np.float32),
         stated_patients=np.array([r[4] for r in rows], dtype=np.int32),
-        gene_entries=_gene_entries(hpo_dir / "genes_to_phenotype.txt"))
+        gene_entries=_gene_entries(hpo_dir / "genes_to_phenotype.txt"),
+        lines=SourcedLines.read(hpo_dir / "phenotype.hpoa", found))
 
 
 def _annotations(hpoa_path: Path, index: dict[str, int]) -> tuple[list[str], list[tuple], list[tuple]]:
@@ -136,8 +138,7 @@ def _annotations(hpoa_path: Path, index: dict[str, int]) -> tuple[list[str], lis
             key, written = (disease, term), row["frequency"].strip()
             frequency = frequency_of(written)
             value = np.nan if frequency is None else frequency
-            previous = best.get(key)
-            best[key] = value if previous is None or np.isnan(previous) else max(previous, value)
+            best[key] = stronger(best.get(key), value)
             if frequency is None:
                 continue
             if "/" in written:

@@ -41,7 +41,7 @@ from llm.prompts import EVIDENCE_CHARS, ask_messages, rag_diagnosis_messages, va
 from ner.context import warm as warm_context
 from ner.recognizer import Recognizer
 from retrieval.findings import FindingLinker
-from retrieval.hold_out import HoldOut
+from retrieval.hold_out import WHOLE_PAPER, HoldOut
 from retrieval.linking import EntityLinker
 from retrieval.result import CypherRun, Link, RetrievalResult, Triple
 from retrieval.retriever import MODES, Retriever, retriever_class
@@ -293,7 +293,7 @@ class Pipeline:
 
     def diagnose_stream(self, case: DiagnosisCase, *, mode: str = "cypher", backend: str | None = None,
                         temperature: float = 0.0, seed: int = 0, exclude_pmids: frozenset[int] = frozenset(),
-                        question: str | None = None) -> Iterator[PipelineResult]:
+                        hold_out_rule: str = WHOLE_PAPER, question: str | None = None) -> Iterator[PipelineResult]:
         case, mode = validate_case(case), validate_mode(mode)
         temperature = validate_temperature(temperature)
         self.curated.follow()  # a merge or undo made through another process sharing the graph
@@ -305,7 +305,7 @@ class Pipeline:
             yield from self._answer(result, generator, vanilla_diagnosis_messages(question, case.options),
                                     None, temperature, seed, case.options)
             return
-        hold_out = HoldOut.of(self.store, exclude_pmids)
+        hold_out = self.hold_out(exclude_pmids, hold_out_rule)
         diagnosis = self.ranker.rank(case, hold_out)
         result.ranked, result.links, result.cypher = diagnosis.ranked, diagnosis.links, diagnosis.cypher
         result.conflicts = diagnosis.conflicts
@@ -328,10 +328,16 @@ class Pipeline:
                                           self.evidence_chars)
         yield from self._answer(result, generator, messages, diagnosis, temperature, seed, case.options)
 
-    def rank(self, case: DiagnosisCase, exclude_pmids: frozenset[int] = frozenset()) -> Diagnosis:
+    def rank(self, case: DiagnosisCase, exclude_pmids: frozenset[int] = frozenset(),
+             hold_out_rule: str = WHOLE_PAPER) -> Diagnosis:
         """The ranked differential alone, without a retrieval mode or a writer (the generalisation
         benchmark scores it over thousands of cases)."""
-        return self.ranker.rank(case, HoldOut.of(self.store, exclude_pmids))
+        return self.ranker.rank(case, self.hold_out(exclude_pmids, hold_out_rule))
+
+    def hold_out(self, pmids: frozenset[int], rule: str = WHOLE_PAPER) -> HoldOut:
+        """What a case must not see of its own papers, under `rule` (retrieval/hold_out.py RULES): made once per
+        request for the ranker and the retrieval mode alike."""
+        return HoldOut.of(self.store, pmids, rule, self.profiles)
 
     # ---- free questions ----------------------------------------------------------------
     def ask(self, question: str, **options) -> PipelineResult:

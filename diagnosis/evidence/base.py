@@ -9,6 +9,7 @@ Exomiser's prioritisers or LIRICAL's likelihood ratios are shown.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -19,6 +20,7 @@ from diagnosis.profile_match import ProfileScores
 from diagnosis.profiles import DiseaseProfiles
 from diagnosis.published_patients import CasePatients, PublishedPatients
 from diagnosis.queries import DiagnosisEvidence
+from kg_dump.cardinal import is_cardinal
 from retrieval.hold_out import HoldOut
 from retrieval.result import Link
 
@@ -37,6 +39,18 @@ class Knowledge:
     profiles: DiseaseProfiles
     published: PublishedPatients
     cardinal: dict[int, tuple[int, ...]]  # disease node -> its cardinal findings (kg_dump.cardinal), ontology terms
+
+    def cardinal_of(self, disease: int, hold_out: HoldOut) -> tuple[int, ...]:
+        """The disease's cardinal findings, from its annotation less a held-out paper's own lines."""
+        if disease not in hold_out.held_lines.terms:
+            return self.cardinal.get(disease, ())
+        return cardinal_terms(self.ontology, self.profiles.terms(disease, hold_out))
+
+
+def cardinal_terms(ontology: PhenotypeOntology, terms: Mapping[int, float]) -> tuple[int, ...]:
+    """The cardinal findings among a disease's annotated terms (`kg_dump.cardinal`: very frequent in it, rare
+    elsewhere)."""
+    return tuple(t for t, f in terms.items() if is_cardinal(f, float(ontology.ic[t])))
 
 
 @dataclass

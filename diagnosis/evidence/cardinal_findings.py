@@ -11,7 +11,7 @@ class CardinalFindings(EvidenceKind):
     name = "cardinal"
 
     def part(self, disease: int, case: CaseEvidence) -> Part | None:
-        cardinal = case.knowledge.cardinal.get(disease)
+        cardinal = case.knowledge.cardinal_of(disease, case.hold_out)
         if not cardinal or not case.present:
             return None
         shown = self._shown(case)

@@ -29,11 +29,11 @@ class PatientFit(EvidenceKind):
     def part(self, disease: int, case: CaseEvidence) -> Part | None:
         profiles = case.knowledge.profiles
         ratio, lines = 1.0, []
-        modes = profiles.inheritance.get(disease, set())
+        modes = profiles.modes(disease, case.hold_out)
         if case.sex == "female" and modes and all(mode in FEMALE_RATIO for mode in modes):
             ratio *= min(FEMALE_RATIO[mode] for mode in modes)
             lines.append(f"a girl or woman, and HPO gives it {' and '.join(sorted(modes)).lower()} only")
-        onsets = [o for o in profiles.onset.get(disease, ()) if o in ONSET_FROM]
+        onsets = [o for o in profiles.onsets(disease, case.hold_out) if o in ONSET_FROM]
         if case.age_years is not None and onsets:
             earliest = min(onsets, key=ONSET_FROM.get)
             begins = ONSET_FROM[earliest]

@@ -76,9 +76,14 @@ def test_any_csv_with_extra_columns_held_out_and_vector(capsys, pipeline, tmp_pa
     out = run_json(capsys, ["diagnosis", "--questions", str(path), "--hold-out-case", "--mode", "vector",
                             "--results-dir", str(tmp_path)], pipeline)
     check_result(out, 2)
-    assert out["hold_out_case"] and out["mode"] == "vector"
+    assert out["hold_out_case"] and out["mode"] == "vector" and out["hold_out_rule"] == "whole-paper"
     assert out["accuracy"]["non_selective"]["n"] == 2
     assert all("vector_retrieval" in item["timings_ms"] for item in out["items"])
+    # the published benchmarks' rule beside it: saved apart, said in the summary
+    out = run_json(capsys, ["diagnosis", "--questions", str(path), "--hold-out-case", "--hold-out-rule", "patients",
+                            "--results-dir", str(tmp_path)], pipeline)
+    assert out["hold_out_rule"] == "patients" and out["accuracy"]["n"] == 2
+    assert (tmp_path / "diagnosis" / "mine-cypher-grounded-holdout-rule-patients.json").is_file()
 
 
 def test_conflicts_are_counted_with_the_wrong_answers_they_explain(capsys, pipeline, tmp_path):

@@ -44,3 +44,14 @@ def test_the_command_fits_every_set_on_a_few_dev_cases(capsys, pipeline, tmp_pat
     assert out["weights"]["gene"]["variant"] >= out["weights"]["gene"]["gene"]
     cells = out["after"]["cells"]
     assert "lopo gene_variant_phenotypes" in cells and all(0 <= c["top1"] <= c["top10"] <= 1 for c in cells.values())
+
+
+def test_a_set_not_fitted_keeps_its_weights_and_says_so(capsys, pipeline, tmp_path):
+    capsys.readouterr()
+    assert main(["fit-weights", "--sets", "phenopackets", "--limit", "3", "--passes", "0", "--fit", "gene,face",
+                 "--dry-run", "--json", "--results-dir", str(tmp_path), "--torch-threads", "0"], pipeline=pipeline) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["how"]["findings"] == "kept" and out["weights"]["findings"] == out["start"]["findings"]
+    for name in ("gene", "face"):  # the likelihood's weights, or those in place where they score better on dev
+        assert out["how"][name] in ("likelihood", "the weights in place (better on dev)")
+        assert (out["weights"][name] == out["start"][name]) == out["how"][name].startswith("the weights in place")

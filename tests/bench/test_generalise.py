@@ -162,6 +162,29 @@ def test_the_command_reports_ranker_and_baseline_on_both_splits(capsys, pipeline
     assert [p.name for p in saved] == ["lopo+simulated+phenopackets-dev+test-limit3.json"]
 
 
+def test_both_hold_out_rules_run_on_the_same_cases_and_the_drop_is_told_by_evidence_kind(capsys, pipeline, tmp_path):
+    capsys.readouterr()
+    assert main(["generalise", "--sets", "phenopackets", "--splits", "dev", "--limit", "4", "--hold-out-rules",
+                 "whole-paper,patients", "--json", "--results-dir", str(tmp_path), "--torch-threads", "0"],
+                pipeline=pipeline) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["hold_out_rules"] == ["whole-paper", "patients"]
+    patients = out["by_rule"]["patients"]
+    assert [c["condition"] for c in patients["cells"]] == [c["condition"] for c in out["cells"]]
+    assert [i["case"] for i in patients["items"]] == [i["case"] for i in out["items"]]  # the same cases
+    drops = out["drop"]["patients"]
+    assert len(drops) == len(out["cells"]) and all(d["n"] == 4 for d in drops)
+    for drop, whole, kept in zip(drops, out["cells"], patients["cells"], strict=True):
+        assert drop["top1"] == [whole["ranker"]["top1"], kept["ranker"]["top1"]]
+        assert round(drop["top1"][1] - drop["top1"][0], 4) == round((drop["lost"] - drop["gained"]) / 4, 4)
+    # a published patient's own paper is the source of many of HPO's lines of its disease: without them the
+    # truth's annotation match falls somewhere
+    changes = [d["truth_part_change"].get(kind, 0.0) for d in drops for kind in ("phenotype", "annotated")]
+    assert min(changes) < 0
+    names = [p.name for p in (tmp_path / "generalise").glob("*.json")]
+    assert names == ["phenopackets-dev-limit4-rules-whole-paper+patients.json"]
+
+
 def test_calibrate_fits_on_dev_and_reports_brier_and_reliability_on_test(capsys, pipeline, tmp_path):
     from diagnosis.confidence import FEATURES, SHAPES, ConfidenceModel
 
@@ -183,3 +206,22 @@ def test_calibrate_fits_on_dev_and_reports_brier_and_reliability_on_test(capsys,
         assert sum(row["n"] for row in figures["reliability"]) == figures["n"]
         assert out["calibration"][f"{split}, lopo"]["n"] == 6
     assert (tmp_path / "calibration.png").stat().st_size > 5_000
+
+
+def test_a_case_whose_query_ran_past_its_time_limit_is_tried_again(monkeypatch):
+    from bench import generalise
+    from fpkg.errors import QueryTimeout
+
+    monkeypatch.setattr(generalise.time, "sleep", lambda seconds: None)
+    calls = []
+
+    def slow_twice(answer):
+        calls.append(answer)
+        if len(calls) < 3:
+            raise QueryTimeout("query stopped at its time limit (Query timed out)")
+        return answer
+
+    assert generalise.retrying(slow_twice, 42) == 42 and len(calls) == 3
+    calls.clear()
+    with pytest.raises(QueryTimeout):  # a third time out in a row is no busy moment: the run fails, saying so
+        generalise.retrying(slow_twice, 42, tries=2)

@@ -9,6 +9,7 @@ from diagnosis.ontology import PhenotypeOntology
 from diagnosis.phenotype_match import PATIENT_SIDE, PATIENT_SIDE_WITH_GENE, PhenotypeMatcher
 from diagnosis.profiles import DiseaseProfiles
 from kg_dump.hpo_profiles import HpoProfiles
+from retrieval.hold_out import PATIENTS, HeldOutLines, HoldOut
 
 # root(0.1) ─ A(1) ─ A1(3), A2(3);  root ─ B(1) ─ B1(3): HPO-like terms, each the graph node of the same number
 ROOT, A, A1, A2, B, B1 = 0, 1, 2, 3, 4, 5
@@ -67,11 +68,11 @@ def test_a_known_gene_weighs_the_patients_side_more_so_a_small_profile_counts_le
 def test_a_held_out_papers_annotations_are_left_out_unless_hpo_makes_them_too():
     rows = matcher(ROWS)
     both = DiseaseProfiles([{"disease": OTHER, "phenotype": B1, "pmid": 7, "source": "FPKG+HPO"}], {})
-    kept = PhenotypeMatcher(ontology(), both).scores([B1], frozenset({7}))
+    kept = PhenotypeMatcher(ontology(), both).scores([B1], HoldOut(frozenset({7})))
     assert kept.of(OTHER)[:2] == (pytest.approx(1.0), 1)
     assert rows.scores([B1]).of(OTHER)[:2] == (pytest.approx(1.0), 1)
-    assert rows.scores([B1], frozenset({7})).of(OTHER)[:2] == (0.0, 0)
-    assert OTHER not in rows.scores([B1], frozenset({7})).best(10)
+    assert rows.scores([B1], HoldOut(frozenset({7}))).of(OTHER)[:2] == (0.0, 0)
+    assert OTHER not in rows.scores([B1], HoldOut(frozenset({7}))).best(10)
 
 
 def test_ties_break_by_exact_matches_then_node_id_not_by_name():
@@ -106,3 +107,23 @@ def test_a_present_finding_hpo_says_the_disease_lacks_counts_against_it():
     against = found.contradictions([A1], [])  # A1 is an A: SPECIFIC lacks A
     assert found.scores([A1]).at(against, SPECIFIC) == pytest.approx(np.log(0.05))
     assert found.scores([A1]).at(against, BROAD) == 0.0
+
+
+def test_a_held_out_papers_own_hpo_lines_leave_the_match_and_the_contradictions_of_its_disease():
+    # SPECIFIC: A1 in the graph (HPO's), B1 at 0.9 and a NOT A annotation, all from one paper alone but for B1,
+    # which HPO's curators also give (without a frequency)
+    found = matcher([(SPECIFIC, A1, None), (BROAD, A1, None)], hpo_terms={SPECIFIC: {A1: 0.9, B1: 0.9}},
+                    hpo_excluded={SPECIFIC: {A}})
+    lines = HeldOutLines(terms={SPECIFIC: {B1: np.nan}}, excluded={SPECIFIC: frozenset()},
+                         removed={"Exhibit": frozenset({(SPECIFIC, A1)})})
+    held = HoldOut(frozenset({7}), lines=lines)
+    assert found.scores([A1], held).of(SPECIFIC) == (0.0, 0, 0)  # its facial A1 was the paper's
+    assert found.scores([A1], held, whole=True).of(SPECIFIC)[1:] == (0, 1)  # B1 alone is left
+    assert found.scores([A1], held).of(BROAD) == found.scores([A1]).of(BROAD)  # nothing else moves
+    assert found.scores([A1]).at(found.contradictions([A1], []), SPECIFIC) == pytest.approx(np.log(0.05))
+    assert found.scores([A1]).at(found.contradictions([A1], [], held), SPECIFIC) == 0.0  # the NOT was the paper's
+    background = np.exp(-1.0)
+    against = found.contradictions([A1], [B], held)  # B1 shown, its frequency now not given
+    assert found.scores([A1]).at(against, SPECIFIC) == pytest.approx(np.log(0.5 / (1 - background)), rel=1e-4)
+    patients_only = HoldOut(frozenset({7}), rule=PATIENTS, lines=lines)  # the lines stay under this rule
+    assert found.scores([A1], patients_only).of(SPECIFIC) == found.scores([A1]).of(SPECIFIC)

@@ -23,13 +23,13 @@ def test_a_disease_known_through_its_patients_alone_explains_their_findings(pipe
     assert information == 1.0 and exact == 1.0 and size >= len(set(terms))  # its own patient's every finding
     assert disease in seen.best(60)
     # its one paper held out, nothing is left of it: no annotation, no patient
-    held = profiles.scores(terms, frozenset({pmid})).of(disease)
+    held_out = pipeline.hold_out(frozenset({pmid}))
+    held = profiles.scores(terms, held_out).of(disease)
     assert held[0] == 0.0 and held[2] == 0
     # and nothing else moved
-    other = profiles.scores(terms, frozenset({pmid}))
+    other = profiles.scores(terms, held_out)
     keep = other.diseases != disease
-    assert np.array_equal(other.sizes[keep], seen.sizes[keep]) or pipeline.ranker.profiles.diseases_citing(
-        frozenset({pmid}))
+    assert np.array_equal(other.sizes[keep], seen.sizes[keep]) or pipeline.ranker.profiles.diseases_citing(held_out)
 
 
 def test_the_findings_kinds_speak_for_such_a_disease_without_a_gene(pipeline, single_paper_disease):

@@ -121,11 +121,11 @@ def test_profiles_read_at_start_are_the_graphs(pipeline):
                             {"d": charge})
     assert sorted(a.phenotype for a in profiles.annotations(charge)) == sorted(row["p"] for row in annotated)
     held_out = next(row["pmid"] for row in annotated if row["pmid"] and row["source"] == "FPKG")
-    kept = profiles.annotations(charge, frozenset({held_out}))
+    kept = profiles.annotations(charge, HoldOut(frozenset({held_out})))
     # the paper's own annotations go; those HPO also makes stay, whatever paper FPKG cites for them
     assert sorted(a.phenotype for a in kept) == sorted(
         row["p"] for row in annotated if row["pmid"] != held_out or "HPO" in row["source"])
-    assert len(kept) < len(annotated) and charge in profiles.diseases_citing(frozenset({held_out}))
+    assert len(kept) < len(annotated) and charge in profiles.diseases_citing(HoldOut(frozenset({held_out})))
 
 
 def _disease_known_from_one_paper(pipeline):
