@@ -128,8 +128,8 @@ ROWS = ("precision", "load_s", "memory_mb", "weights_mb", "first_generate_s", "g
 
 
 def summary(result: dict[str, Any]) -> str:
-    lines = [f"device: {result['device']}", f"{'':28} {'GGUF':>30} {'NF4':>30}"]
-    lines += [f"{row:28} {str(result['gguf'].get(row)):>30.30} {str(result['nf4'].get(row)):>30.30}" for row in ROWS]
+    lines = [f"device: {result['device']}", f"{'':28} {'GGUF':>36} {'NF4':>36}"]
+    lines += [f"{row:28} {str(result['gguf'].get(row)):>36.36} {str(result['nf4'].get(row)):>36.36}" for row in ROWS]
     lines += [f"FAILED: {message}" for message in result["failed_checks"]]
     lines.append("failed" if result["failed_checks"] else "ok")
     return "\n".join(lines)

@@ -7,9 +7,10 @@ every variant it writes (its HGVS changes) is one of:
   own names), or an ORPHA/OMIM twin, group or member of one; or its name is written in what the model
   was given or in the evidence's facts;
 - not in the evidence: none of these. It comes from the model's own memory, or it is invented;
-- contradicted: a gene named, in one clause with a cause word, as causing a disease that the graph does
-  not link it to (nor the disease's twin, group or members) while it links the gene to others; or a facial
-  finding said of a disease whose HPO annotation says NOT for it. A clause with a negation says nothing.
+- contradicted: a gene named, in one clause with a cause word or a triple's arrow, as causing a disease
+  that the graph does not link it to (nor the disease's twin, group or members) while it links the gene to
+  others; or a facial finding said of a disease whose HPO annotation says NOT for it. A clause with a
+  negation says nothing.
 Being conservative, the check leaves a doubtful name unmarked rather than mark one the evidence holds.
 
 The answer shows each mark after the name's first mention and a line saying why. For a diagnosis, a line
@@ -47,8 +48,9 @@ EXCLUDED = ("MATCH (d:Disease) WHERE d.nid IN $diseases AND d.excludes IS NOT NU
             "RETURN d.nid AS disease, p.nid AS finding, p.hpo_id AS hpo_id")
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")  # names are read sentence by sentence, never across two
 _CLAUSES = re.compile(r"[;,]\s*|\s+(?:while|whereas|but|unlike|rather than)\s+", re.IGNORECASE)
+# words that say a gene causes a disease, and the evidence's own triple form "(CHD7) -[Cause]-> (...)"
 _CAUSE_WORDS = re.compile(r"\b(?:caus\w*|mutat\w*|variant\w*|due to|result\w* from|linked|associated|"
-                          r"responsible|pathogenic|underl\w*)\b", re.IGNORECASE)
+                          r"responsible|pathogenic|underl\w*)\b|-\[\w+\]\s*->", re.IGNORECASE)
 _NEGATION = re.compile(r"\b(?:no|not|never|without|absent|absence|lack\w*|rules? out|ruled out|excluded|"
                        r"exclude|nor|neither|isn't|aren't|doesn't|don't|cannot|unlikely)\b|n't\b", re.IGNORECASE)
 
@@ -73,6 +75,7 @@ class AnswerCheck:
     names: list[CheckedName] = field(default_factory=list)
     standing: str | None = None  # where the LLM's choice stands in the graph's differential
     record: str | None = None  # why the graph's first choice is the answer of record, when it is
+    evidence: Evidence | None = None  # what it was checked against
 
     def marked(self, status: str | None = None) -> list[CheckedName]:
         return [n for n in self.names if n.marked and (status is None or n.status == status)]
@@ -145,7 +148,7 @@ class AnswerChecker:
         names += [CheckedName(change, "variant", change, None, IN_EVIDENCE if change in evidence.changes else
                               NOT_IN_EVIDENCE, "" if change in evidence.changes else
                               f"{change}: a variant not in the evidence it was given.") for change in written]
-        return AnswerCheck(names)
+        return AnswerCheck(names, evidence=evidence)
 
     def same_disease(self, choice) -> frozenset[int]:
         """The nodes that are the LLM's chosen disease: its twins, group and members."""
