@@ -1,8 +1,9 @@
 """What an LLM's answer names, checked against the evidence it was given and against the graph.
 
-Every disease, gene and facial finding the answer names (as the linker reads the answer: names and
-synonyms, MONDO's names; not typo or meaning matches, which would put words in the model's mouth) and
-every variant it writes (its HGVS changes) is one of:
+Every disease, gene and facial finding the answer names (as the linker reads the answer, sentence by
+sentence: names and synonyms, MONDO's names, a gene only as its symbol is written; not typo or meaning
+matches, which would put words in the model's mouth) and every variant it writes (its HGVS changes) is
+one of:
 - in the evidence: its node is one the evidence holds (the differential, the triples, the question's
   own names), or an ORPHA/OMIM twin, group or member of one; or its name is written in what the model
   was given or in the evidence's facts;
@@ -122,8 +123,7 @@ class AnswerChecker:
             self.twins.setdefault(other, set()).add(one)
 
     def check(self, answer: str, evidence: Evidence) -> AnswerCheck:
-        sentences = [(sentence, [lk for lk in find_mentions(sentence, self.linker)
-                                 if lk.method in READ_AS_WRITTEN and lk.label in KINDS and lk.node_id is not None])
+        sentences = [(sentence, [lk for lk in find_mentions(sentence, self.linker) if _read_as_written(lk)])
                      for sentence in _SENTENCES.split(answer) if sentence.strip()]
         mentions = [link for _, links in sentences for link in links]
         family = self._family({lk.node_id for lk in mentions if lk.label == schema.DISEASE} | set(evidence.nodes))
@@ -204,6 +204,14 @@ class AnswerChecker:
             for row in self.store.query(query, {"genes": sorted(genes)}, timeout_ms=TIMEOUT_MS):
                 linked.setdefault(row["gene"], {})[row["disease"]] = row["name"]
         return linked
+
+
+def _read_as_written(link: Link) -> bool:
+    """A name the answer really gives: linked as written (not a typo or meaning match); a gene only when
+    written as its symbol is ("mal", a word cut off at the reply's end, is not the gene MAL)."""
+    if link.node_id is None or link.label not in KINDS or link.method not in READ_AS_WRITTEN:
+        return False
+    return link.label != schema.GENE or link.mention == link.name
 
 
 def _said_together(sentence: str, mentions: list[Link]) -> Iterable[tuple[Link, Link, str]]:

@@ -140,3 +140,9 @@ def test_a_model_that_cannot_load_leaves_the_grounded_answer_and_says_so(pipelin
     assert result.answer.startswith("Most likely: B. CHARGE syndrome") and result.record.option == "B"
     assert "(The local LLM gave no answer (no GGUF file at" in result.answer
     assert result.predicted is None and "no GGUF file" in result.llm_failed
+
+
+def test_a_word_is_not_read_as_a_gene_the_answer_does_not_write(pipeline):
+    """Gene symbols count as written: "mal" (a word cut off at the reply's end) is not the gene MAL."""
+    result = answered(pipeline, "B. CHARGE syndrome, the heart and brain mal")
+    assert "MAL" not in statuses(result) and not result.check.marked()
