@@ -131,23 +131,26 @@ class AnswerChecker:
         contradicted = self._contradictions(sentences, family)
         checked: dict[tuple[str, int], CheckedName] = {}
         for link in mentions:
-            kind, key = KINDS[link.label], (link.label, link.node_id)
+            key = (link.label, link.node_id)
             if key in checked:
                 continue
-            about = None
             if key in contradicted:
-                (status, why), about = (CONTRADICTED, contradicted[key][0]), contradicted[key][1]
+                why, about = contradicted[key]
+                checked[key] = CheckedName(link.mention, KINDS[link.label], link.name, link.node_id, CONTRADICTED,
+                                           why, about)
             elif link.node_id in held or evidence.writes(link.name) or evidence.writes(link.mention):
-                status, why = IN_EVIDENCE, ""
+                checked[key] = CheckedName(link.mention, KINDS[link.label], link.name, link.node_id, IN_EVIDENCE)
             else:
-                status, why = NOT_IN_EVIDENCE, (f"{link.mention}: not in the evidence it was given (from the "
-                                                "model's own memory, or invented).")
-            checked[key] = CheckedName(link.mention, kind, link.name, link.node_id, status, why, about)
+                checked[key] = CheckedName(link.mention, KINDS[link.label], link.name, link.node_id, NOT_IN_EVIDENCE,
+                                           f"{link.mention}: not in the evidence it was given (from the model's own "
+                                           "memory, or invented).")
         names = list(checked.values())
-        written = sorted(variant_keys(answer))
-        names += [CheckedName(change, "variant", change, None, IN_EVIDENCE if change in evidence.changes else
-                              NOT_IN_EVIDENCE, "" if change in evidence.changes else
-                              f"{change}: a variant not in the evidence it was given.") for change in written]
+        for change in sorted(variant_keys(answer)):  # HGVS changes, compared as written in the evidence
+            if change in evidence.changes:
+                names.append(CheckedName(change, "variant", change, None, IN_EVIDENCE))
+            else:
+                names.append(CheckedName(change, "variant", change, None, NOT_IN_EVIDENCE,
+                                         f"{change}: a variant not in the evidence it was given."))
         return AnswerCheck(names, evidence=evidence)
 
     def same_disease(self, choice) -> frozenset[int]:
@@ -157,7 +160,8 @@ class AnswerChecker:
 
     # ---- the graph's side ---------------------------------------------------------------------------
     def _family(self, diseases: set[int]) -> dict[int, set[int]]:
-        """Each disease with its twins, its group and its group's members (one disease, or one group)."""
+        """Each disease with its ORPHA/OMIM twins and, one member_of step away, its group (a member) or its
+        members (a group)."""
         family = {d: {d, *self.twins.get(d, ())} for d in diseases}
         if not diseases:
             return family
