@@ -52,6 +52,7 @@ _CLAUSES = re.compile(r"[;,]\s*|\s+(?:while|whereas|but|unlike|rather than)\s+",
 # words that say a gene causes a disease, and the evidence's own triple form "(CHD7) -[Cause]-> (...)"
 _CAUSE_WORDS = re.compile(r"\b(?:caus\w*|mutat\w*|variant\w*|due to|result\w* from|linked|associated|"
                           r"responsible|pathogenic|underl\w*)\b|-\[\w+\]\s*->", re.IGNORECASE)
+_LETTER_EDGE = re.compile(r"^\W*[A-Za-z]\W*\s|\s\W*[A-Za-z]\W*$")  # a name's first or last word a letter alone
 _NEGATION = re.compile(r"\b(?:no|not|never|without|absent|absence|lack\w*|rules? out|ruled out|excluded|"
                        r"exclude|nor|neither|isn't|aren't|doesn't|don't|cannot|unlikely)\b|n't\b", re.IGNORECASE)
 
@@ -212,8 +213,12 @@ class AnswerChecker:
 
 def _read_as_written(link: Link) -> bool:
     """A name the answer really gives: linked as written (not a typo or meaning match); a gene only when
-    written as its symbol is ("mal", a word cut off at the reply's end, is not the gene MAL)."""
+    written as its symbol is ("mal", a word cut off at the reply's end, is not the gene MAL); no name that
+    begins or ends with a letter alone, which in an answer is an option's ("Cochran syndrome C. Cohen
+    syndrome" names no "Syndrome C")."""
     if link.node_id is None or link.label not in KINDS or link.method not in READ_AS_WRITTEN:
+        return False
+    if _LETTER_EDGE.search(link.mention):
         return False
     return link.label != schema.GENE or link.mention == link.name
 

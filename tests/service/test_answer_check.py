@@ -146,3 +146,10 @@ def test_a_word_is_not_read_as_a_gene_the_answer_does_not_write(pipeline):
     """Gene symbols count as written: "mal" (a word cut off at the reply's end) is not the gene MAL."""
     result = answered(pipeline, "B. CHARGE syndrome, the heart and brain mal")
     assert "MAL" not in statuses(result) and not result.check.marked()
+
+
+def test_an_options_letter_is_not_read_as_part_of_a_name(pipeline):
+    """"Cochran syndrome C. Cohen syndrome": the letter is the next option's, so no "Syndrome C" is named."""
+    result = answered(pipeline, "A. Acreslasia D. Cohen syndrome B. Intelledgeolam syndrome C. Cochran syndrome")
+    assert all(len(name.mention.split()[0]) > 1 and len(name.mention.split()[-1]) > 1 for name in result.check.names)
+    assert not any(name.mention.lower().startswith("syndrome") for name in result.check.names)
