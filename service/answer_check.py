@@ -253,6 +253,7 @@ def marked_answer(answer: str, check: AnswerCheck) -> str:
 
 
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+SHOWN_CHARS = 80
 
 
 def place_of(choice, ranked: Sequence) -> int | None:
@@ -272,7 +273,7 @@ def standing_line(choice, ranked: Sequence) -> str | None:
     place = place_of(choice, ranked)
     if place == 0:
         return None
-    head = f"{choice.option + '. ' if choice.option else ''}{choice.name}"
+    head = f"{choice.option + '. ' if choice.option else ''}{_shown(choice.name)}"
     if place is None:
         return (f"The LLM chose {head}, which is not in the graph's differential; the graph ranks {first.name} "
                 f"first ({first.score:.2f}).")
@@ -281,12 +282,19 @@ def standing_line(choice, ranked: Sequence) -> str | None:
             f"({ranked[place].score:.2f}; first: {first.name}, {first.score:.2f}).")
 
 
+def _shown(name: str) -> str:
+    """A reply's own first line taken as its choice, as short as it can be said: "Cohen-Steinman syndrome
+    (graph score 4.57): 3 of 4 findings …" → "Cohen-Steinman syndrome"."""
+    short = re.split(r"\s*\(graph score|:\s|\s-\[", name, maxsplit=1)[0].strip()
+    return short if len(short) <= SHOWN_CHARS else short[:SHOWN_CHARS].rstrip() + " …"
+
+
 def checked_choice(choice, ranked: Sequence, check: AnswerCheck, evidence: Evidence,
                    same: frozenset[int] = frozenset()):
     """(the answer of record, why it is the graph's first choice rather than the LLM's, or None).
-    The LLM's choice stays unless it is unreadable, not in the evidence (outside the graph's ranking and
-    nowhere in what the model was given), or contradicted (a gene or finding said of it, or of `same`: its
-    twins, group and members, against the graph)."""
+    The LLM's choice stays unless it is unreadable, names no disease of the evidence (outside the graph's
+    ranking and nowhere in what the model was given, as written), or is contradicted (a gene or finding
+    said of it, or of `same`: its twins, group and members, against the graph)."""
     first = ranked[0] if ranked else None
     if first is None:
         return choice, None
@@ -301,7 +309,8 @@ def checked_choice(choice, ranked: Sequence, check: AnswerCheck, evidence: Evide
            for n in check.names):
         status = CONTRADICTED
     elif place is None and choice.node_id not in evidence.nodes and not evidence.writes(choice.name):
-        status = NOT_IN_EVIDENCE
+        status = "names no disease of the evidence"
     if status is None:
         return choice, None
-    return first, f"The LLM's choice is {status}: the graph's first choice, {first.name}, is the answer of record."
+    said = "is contradicted" if status == CONTRADICTED else status
+    return first, f"The LLM's choice {said}: the graph's first choice, {first.name}, is the answer of record."

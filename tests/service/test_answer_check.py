@@ -95,6 +95,19 @@ def test_an_open_answer_outside_the_evidence_leaves_the_graphs_first(pipeline):
     assert result.predicted.name == "Noonan syndrome" and result.record.name == "CHARGE syndrome"
     assert "Noonan syndrome [not in the evidence]" in result.answer
     assert "The LLM chose Noonan syndrome, which is not in the graph's differential" in result.answer
+    assert ("The LLM's choice names no disease of the evidence: the graph's first choice, CHARGE syndrome, is the "
+            "answer of record.") in result.answer
+
+
+def test_a_choice_is_said_in_short():
+    from diagnosis.ranker import RankedDisease
+    from service.answer_check import standing_line
+
+    first = RankedDisease("Cohen syndrome", 1, None, 18.84)
+    choice = RankedDisease("Cohen-Steinman syndrome (graph score 4.57): 3 of 4 findings in its annotations", None,
+                           None, 0.0, in_graph=False)
+    assert standing_line(choice, [first]) == ("The LLM chose Cohen-Steinman syndrome, which is not in the graph's "
+                                              "differential; the graph ranks Cohen syndrome first (18.84).")
 
 
 def test_vanilla_answers_are_checked_against_the_question_alone(pipeline):
