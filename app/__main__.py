@@ -150,15 +150,23 @@ def load_and_serve(args: argparse.Namespace, host: str, port: int, sock: socket.
 
 
 def warm_up(pipeline, progress) -> int:
-    """Build what a first request would otherwise build: the vector index, the embedder, caches."""
+    """Build what a first request would otherwise build: the vector index, the embedder, caches; and
+    load the configured LLM, which writes a first reply."""
     from diagnosis.ranker import DiagnosisCase
 
     progress("building or loading the vector index (about a minute the first time, then cached)")
     pipeline.retriever("vector")
     case = DiagnosisCase(phenotypes=("Wide nasal bridge", "Chorioretinal coloboma"), gene="CHD7")
     for mode in ("cypher", "vector"):
-        result = pipeline.diagnose(case, mode=mode)
+        result = pipeline.diagnose(case, mode=mode, backend="grounded")
         progress(f"warm-up {mode}: {result.predicted.name if result.predicted else 'no answer'}")
+    if pipeline.settings.llm_backend != "grounded":  # the LLM loads and writes: an image's build fails if not
+        from llm.base import GenerationRequest
+
+        generator = pipeline.generator(None)
+        reply = generator.generate(GenerationRequest([{"role": "user", "content": "Name one rare disease."}],
+                                                     max_new_tokens=8))
+        progress(f"warm-up LLM {generator.name} {pipeline.settings.llm_model}: {reply.strip()[:60]!r}")
     from kg_dump.data_files import PUBLICATION_SET, data_file
 
     # the form's examples

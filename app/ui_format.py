@@ -56,16 +56,19 @@ _MARKDOWN_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]<>()#+-.!|~"})
 
 
 def ranked_table(result: PipelineResult) -> pd.DataFrame:
-    """One row per candidate, the answer first, with each family of evidence's part of its score: the columns
-    of RANKED_HEADERS that have something to show."""
-    predictions = result.predictions()
+    """One row per candidate in the graph's order (an LLM's choice outside it last), ✓ on the answer of record
+    and "LLM" on an LLM's other choice, with each family of evidence's part of its score: the columns of
+    RANKED_HEADERS that have something to show."""
+    predictions = result.ranked + [r for r in (result.predicted,) if r is not None and r not in result.ranked]
+    record = result.record or result.predicted
     shown = [name for name, kinds in PART_COLUMNS.items()
              if any(kind in ranked.parts for ranked in predictions for kind in kinds)]
     selective = any(ranked.option for ranked in predictions)
     columns = ["#", "disease", "score", *shown, *(["option"] if selective else []), "id", "evidence"]
     rows = []
     for position, ranked in enumerate(predictions, start=1):
-        marker = f"{position} ✓" if ranked is result.predicted else str(position)
+        marker = f"{position} ✓" if ranked is record else f"{position} LLM" if ranked is result.predicted \
+            else str(position)
         ids = " / ".join(filter(None, (ranked.disease_id, *ranked.other_ids)))
         parts = [round(sum(ranked.parts.get(kind, 0.0) for kind in PART_COLUMNS[name]), 3) for name in shown]
         option = [ranked.option or ""] if selective else []

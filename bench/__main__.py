@@ -22,12 +22,12 @@
     ner-speed     NER latency per question sentence (model and rules, or --rules-only)
     cypher-prompts  text-to-Cypher with an LLM: 0/1/3/5 examples, with and without the schema
     context-size  an LLM's diagnosis accuracy at several evidence budgets
-    gpu-smoke     the 4-bit CUDA path on a tiny random Llama (exits 2 without a CUDA device)
+    local-llm     the two 4-bit local paths side by side: GGUF (llama.cpp) and NF4 (bitsandbytes, CPU or GPU)
 
 Every command takes --json (one JSON object on stdout) and writes its result under
 results/ (see bench/results.py). Progress goes to stderr. A command that cannot run prints one
 line `bench: why` on stderr and exits 2 (what to fix: a missing file, no CUDA device) or 1 (a
-failure while running); a run whose checks fail (gpu-smoke) is saved, then exits 1.
+failure while running); a run whose checks fail (local-llm) is saved, then exits 1.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ from fpkg.errors import EXIT_FAILURE
 # (environment variables applied before torch loads) and a result `failed_checks` (exit 1).
 COMMAND_MODULES = ("bench.diagnosis", "bench.generalise", "bench.calibration", "bench.fit_weights", "bench.domain",
                    "bench.repeat", "bench.perf", "bench.suite", "bench.report", "bench.load", "bench.server_cost",
-                   "bench.vector_speed", "bench.glee_check", "bench.ner_speed", "bench.gpu_smoke",
+                   "bench.vector_speed", "bench.glee_check", "bench.ner_speed", "bench.local_llm",
                    "bench.question_sets", "bench.cypher_prompts", "bench.context_size", "bench.option_links",
                    "bench.ask_relations", "bench.multilingual", "bench.reading")
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bench.answer_marks import MarkAudit, answer_marks, marks_line, marks_summary
 from bench.devsets import SPLITS, split_of
 from bench.results import variant_name
 from bench.runtime import PUBLICATION, percentiles, progress, question_file
@@ -125,16 +126,21 @@ def diagnose_one(pipeline, question: Question, *, mode: str, backend: str | None
     return result, {**result.timings_ms, "total": round((time.perf_counter() - started) * 1000, 2)}
 
 
-def score_item(judge: Judge, question: Question, result, timings: dict[str, float]) -> dict[str, Any]:
+def score_item(judge: Judge, question: Question, result, timings: dict[str, float],
+               audit: MarkAudit | None = None) -> dict[str, Any]:
     predictions = result.predictions()[:TOP_K]
     judged = [judge.judge(p, question.true_answer) for p in predictions]
     top1 = judged[0] if judged and result.predicted is not None else (False, False)
+    # the answer of record, once the LLM's answer is checked (service/answer_check.py): its choice, or the graph's
+    record = judge.judge(result.record, question.true_answer)
     return {"index": question.index, "true_answer": question.true_answer, "selective": result.selective,
             "predicted": [{"name": p.name, "id": p.disease_id, "score": p.score} for p in predictions],
             "top1_strict": top1[0], "top1_linked": top1[1],
             "top10_strict": any(s for s, _ in judged), "top10_linked": any(lk for _, lk in judged),
+            "record": result.record.name if result.record else None, "record_linked": record[1],
             "timings_ms": timings, "notices": result.notices, "llm_failed": result.llm_failed,
-            "conflicts": sorted({c.kind for c in result.conflicts})}
+            "conflicts": sorted({c.kind for c in result.conflicts}),
+            "reply": result.llm_answer, "marks": answer_marks(result, audit) if audit else None}
 
 
 def refused_item(question: Question, reason: str) -> dict[str, Any]:
@@ -167,6 +173,7 @@ def accuracy(items: list[dict[str, Any]]) -> dict[str, Any]:
         return out
 
     out = shares(items)
+    out["record_linked"] = round(sum(bool(i.get("record_linked")) for i in items) / len(items), 4) if items else None
     # answers the LLM did not give (it failed, or its reply named nothing): counted wrong, shown here
     out["llm_failures"] = sum(bool(i.get("llm_failed")) for i in items)
     out["selective"] = shares([i for i in items if i["selective"]])
@@ -178,6 +185,7 @@ def run(pipeline, questions: list[Question], *, mode: str = "cypher", backend: s
         hold_out: bool = False, temperature: float = 0.0, seed: int = 0, source: str = "",
         rule: str = WHOLE_PAPER) -> dict[str, Any]:
     judge = Judge(pipeline.linker)
+    audit = MarkAudit(pipeline)
     items = []
     for question in progress(questions, f"diagnosis {source} {mode}{f' held out ({rule})' if hold_out else ''}"):
         try:
@@ -186,13 +194,14 @@ def run(pipeline, questions: list[Question], *, mode: str = "cypher", backend: s
         except InputError as e:  # a question the app refuses counts as unanswered, and says why
             items.append(refused_item(question, str(e)))
             continue
-        items.append(score_item(judge, question, result, timings))
+        items.append(score_item(judge, question, result, timings, audit))
     backend_name = backend or pipeline.settings.llm_backend
     out = {"questions": source, "mode": mode, "backend": backend_name, "hold_out_case": hold_out,
            "hold_out_rule": rule if hold_out else None, "temperature": temperature, "accuracy": accuracy(items),
            "latency_ms": percentiles(i["timings_ms"]["total"] for i in items if i["timings_ms"]),
            "refused": sum("error" in i for i in items),
-           "conflicts": conflict_counts(items, lambda i: not i["top1_linked"]), "items": items}
+           "conflicts": conflict_counts(items, lambda i: not i["top1_linked"]), "marks": marks_summary(items),
+           "items": items}
     if mode == "none" and backend_name == "grounded":
         out["note"] = ("mode 'none' with the grounded backend answers nothing (no retrieval, no LLM): "
                        "it is the paper's vanilla baseline only with an LLM backend")
@@ -215,6 +224,9 @@ def summary(result: dict[str, Any]) -> str:
         lines.append(f"  latency per question: p50 {latency['p50']:.0f} ms, p95 {latency['p95']:.0f} ms")
     if result.get("conflicts", {}).get("answers"):
         lines.append(f"  {conflicts_line(result['conflicts'])}")
+    if result.get("marks", {}).get("answers"):
+        lines.append(f"  the answer of record (the LLM's checked): top-1 linked {acc['record_linked']:.1%}; "
+                     f"{marks_line(result['marks'])}")
     if result["refused"]:
         lines.append(f"  {result['refused']} question(s) refused by the app's input checks (counted wrong)")
     if acc["llm_failures"]:
@@ -240,6 +252,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="only the questions whose disease (omim_id column) falls in this split (bench/devsets.py)")
     parser.add_argument("--temperature", type=float, default=0.0)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--max-new-tokens", type=int,
+                        help="cap an LLM's diagnosis reply (default: the app's, service/pipeline.py)")
 
 
 def add_rule_argument(parser: argparse.ArgumentParser) -> None:
@@ -264,9 +278,12 @@ def register(subparsers, common: argparse.ArgumentParser) -> None:
 def handle(args: argparse.Namespace, context) -> tuple[str, dict[str, Any], str]:
     path = question_file(context.settings, args.questions, PUBLICATION)
     questions = read_questions(path, need_pmid=args.hold_out_case, limit=args.limit, split=args.split)
+    if getattr(args, "max_new_tokens", None):
+        context.pipeline.diagnosis_reply_tokens = args.max_new_tokens
     result = run(context.pipeline, questions, mode=args.mode, backend=args.backend, hold_out=args.hold_out_case,
                  temperature=args.temperature, seed=args.seed, source=path.stem, rule=args.hold_out_rule)
     variant = variant_name(path.stem, args.mode, result["backend"], args.hold_out_case and "holdout",
                            args.hold_out_case and rule_variant(args.hold_out_rule),
-                           args.split, args.limit and f"limit{args.limit}", args.temperature and f"t{args.temperature}")
+                           args.split, args.limit and f"limit{args.limit}", args.temperature and f"t{args.temperature}",
+                           getattr(args, "max_new_tokens", None) and f"tokens{args.max_new_tokens}")
     return variant, result, summary(result)

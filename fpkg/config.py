@@ -20,6 +20,14 @@ from fpkg.errors import SettingsError
 # restart reuses the built graph and indexes
 PERSISTENT_STORAGE = Path("/data")
 DEFAULT_LLM_MODEL = "Qwen/Qwen2.5-7B-Instruct"
+# The small instruct model a Space runs (SPACE_LLM, when LLM_MODEL is unset), named here only: one model,
+# Qwen2.5-1.5B-Instruct (Apache-2.0), as a 4-bit GGUF for llama.cpp on CPU hardware (Q4_K_M, 1.1 GB) and as
+# its weights for 4-bit NF4 on a dedicated GPU, each at a pinned Hub commit. (LLM_MODEL, LLM_MODEL_REVISION)
+SPACE_LLMS = {
+    "cpu": ("Qwen/Qwen2.5-1.5B-Instruct-GGUF:qwen2.5-1.5b-instruct-q4_k_m.gguf",
+            "91cad51170dc346986eccefdc2dd33a9da36ead9"),
+    "gpu": ("Qwen/Qwen2.5-1.5B-Instruct", "989aa7980e4cf806f80c7fef2b1adb7bc71aa306"),
+}
 DEFAULT_LLM_TIMEOUT_S = 120.0
 MAX_LLM_TIMEOUT_S = 3600.0
 HISTORY_MODES = ("browser", "server")
@@ -203,6 +211,7 @@ class Settings:
     llm_endpoint: str | None = None
     llm_api_key: str | None = field(default=None, repr=False)
     llm_timeout: str | None = None  # LLM_TIMEOUT_S as given; read through `llm_timeout_s`
+    space_llm: str | None = None  # SPACE_LLM as given (cpu or gpu: SPACE_LLMS); checked by llm.factory
     access: AccessSettings | None = None  # None: the defaults (`access_settings`)
 
     @classmethod
@@ -210,6 +219,7 @@ class Settings:
         env = os.environ if environ is None else environ
         cache_dir = Path(env.get("FPKG_CACHE_DIR") or default_cache_dir(env))
         data_dir = Path(env["FPKG_DATA_DIR"]) if env.get("FPKG_DATA_DIR") else default_data_dir(cache_dir.expanduser())
+        space = SPACE_LLMS.get((env.get("SPACE_LLM") or "").strip().lower(), (None, None))
         return cls(
             data_dir=data_dir.expanduser(),
             cache_dir=cache_dir.expanduser(),
@@ -228,17 +238,19 @@ class Settings:
             ner_model=env.get("NER_MODEL") or None,
             ner_model_revision=env.get("NER_MODEL_REVISION") or None,
             llm_backend=env.get("LLM_BACKEND", "grounded").strip().lower(),
-            llm_model=env.get("LLM_MODEL") or DEFAULT_LLM_MODEL,
-            llm_model_revision=env.get("LLM_MODEL_REVISION") or None,
+            llm_model=env.get("LLM_MODEL") or space[0] or DEFAULT_LLM_MODEL,
+            llm_model_revision=env.get("LLM_MODEL_REVISION") or (None if env.get("LLM_MODEL") else space[1]),
             llm_endpoint=env.get("LLM_ENDPOINT") or None,
             llm_api_key=env.get("LLM_API_KEY") or None,
             llm_timeout=env.get("LLM_TIMEOUT_S") or None,
+            space_llm=env.get("SPACE_LLM") or None,
             access=AccessSettings.from_env(env),
         )
 
     @property
     def llm_timeout_s(self) -> float:
-        """How long an endpoint may take to answer (LLM_TIMEOUT_S, default 120 s)."""
+        """How long an LLM may take to answer (LLM_TIMEOUT_S, default 120 s): an endpoint's request, a
+        local model's whole reply (the pipeline then shows the grounded answer)."""
         return _positive("LLM_TIMEOUT_S", self.llm_timeout, DEFAULT_LLM_TIMEOUT_S, MAX_LLM_TIMEOUT_S, "seconds")
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from huggingface_hub import SpaceCard, SpaceCardData
 
+from fpkg.config import SPACE_LLMS
 from fpkg.errors import CardError
 
 SDKS = ("docker", "gradio")
@@ -22,6 +23,11 @@ STARTUP_TIMEOUT = "1h"
 APP_FILE = "space_app.py"  # the Gradio-SDK entry point at the repository root
 PYTHON_VERSION = "3.11"
 MODELS = ["hfchloe/FP_NER", "sentence-transformers/all-MiniLM-L6-v2"]
+# The small LLM (fpkg/config.py names it once): its GGUF repo (CPU hardware) and its weights' repo (a GPU)
+LLM_REPOS = {hardware: model.split(":")[0] for hardware, (model, _) in SPACE_LLMS.items()}
+# what a Gradio-SDK ZeroGPU Space preloads of the weights' repo, at the pinned commit (bf16 there)
+LLM_WEIGHT_FILES = ("config.json", "generation_config.json", "model.safetensors", "tokenizer.json",
+                    "tokenizer_config.json", "vocab.json", "merges.txt")
 TAGS = ["rare-disease", "knowledge-graph", "graph-rag", "facial-phenotype", "hpo", "falkordb", "medical",
         "research"]
 MAX_SHORT_DESCRIPTION = 60
@@ -52,6 +58,8 @@ Danis et al., BSD-3-Clause) for its published patients, in the graph beside FPKG
 licence) read questions and descriptions in French, Spanish, Portuguese, German, Italian, Japanese and
 Chinese.
 
+{llm}
+
 **For research and education only. This is not a medical device and must not be used to diagnose or
 treat anyone.**
 """
@@ -65,6 +73,26 @@ keep downloaded models there too.
 """
 
 
+LLM_NOTE = """**The LLM** writes the answer from the graph's evidence: {name} ({repos}; Apache-2.0), downloaded
+when the Space is built, at a pinned commit: a 4-bit GGUF through llama.cpp on CPU hardware and 4-bit NF4
+(bitsandbytes) on a dedicated GPU (the Docker image's `SPACE_LLM` build argument: `cpu` or `gpu`), bf16 on
+ZeroGPU (Space variables `LLM_BACKEND=local`, `SPACE_LLM=gpu`). Every disease, gene, variant and finding it
+names is checked against that evidence and the graph, and marked when the evidence does not hold it or the
+graph contradicts it; the graph's ranked differential stays beside it. When the model is slower than
+`LLM_TIMEOUT_S` or cannot load, the graph's grounded answer is the answer, and it says so."""
+
+
+def llm_note() -> str:
+    name = LLM_REPOS["gpu"].split("/")[-1]
+    return LLM_NOTE.format(name=name, repos=", ".join(f"`{repo}`" for repo in LLM_REPOS.values()))
+
+
+def llm_preload() -> str:
+    """The ZeroGPU Space's preload of the LLM's weights: repo, files, commit (the Hub's format)."""
+    model, revision = SPACE_LLMS["gpu"]
+    return f"{model} {','.join(LLM_WEIGHT_FILES)} {revision}"
+
+
 def space_card_data(sdk: str, *, sdk_version: str | None = None, zero_gpu: bool = False,
                     storage: str | None = None) -> SpaceCardData:
     if sdk not in SDKS:
@@ -75,12 +103,14 @@ def space_card_data(sdk: str, *, sdk_version: str | None = None, zero_gpu: bool 
         raise CardError(f"short_description is {len(SHORT_DESCRIPTION)} characters; the Hub allows "
                         f"{MAX_SHORT_DESCRIPTION}")
     fields: dict = {"title": TITLE, "emoji": EMOJI, "colorFrom": "indigo", "colorTo": "pink", "sdk": sdk,
-                    "short_description": SHORT_DESCRIPTION, "license": "mit", "models": MODELS, "tags": TAGS,
+                    "short_description": SHORT_DESCRIPTION, "license": "mit", "models": [*MODELS, *LLM_REPOS.values()],
+                    "tags": TAGS,
                     "pinned": False, "hf_oauth": True}  # "Sign in with Hugging Face" (app/access.py)
-    # the NER and embedding weights come with the Space's image, not at the first request; a first
-    # start builds the graph and its indexes (minutes), more than the Hub's 30-minute default allows
-    # on slow hardware
-    fields.update(preload_from_hub=MODELS, startup_duration_timeout=STARTUP_TIMEOUT)
+    # the NER and embedding weights come with the Space's image, not at the first request (a Docker image
+    # fetches its LLM itself; a ZeroGPU Space preloads the LLM's weights); a first start builds the graph and
+    # its indexes (minutes), more than the Hub's 30-minute default allows on slow hardware
+    preload = [*MODELS, *([llm_preload()] if zero_gpu and sdk == "gradio" else [])]
+    fields.update(preload_from_hub=preload, startup_duration_timeout=STARTUP_TIMEOUT)
     if sdk == "docker":
         fields["app_port"] = APP_PORT
     else:
@@ -96,7 +126,7 @@ def space_card_data(sdk: str, *, sdk_version: str | None = None, zero_gpu: bool 
 def space_card(sdk: str, *, sdk_version: str | None = None, zero_gpu: bool = False,
                storage: str | None = None) -> SpaceCard:
     data = space_card_data(sdk, sdk_version=sdk_version, zero_gpu=zero_gpu, storage=storage)
-    body = BODY + (STORAGE_NOTE.format(tier=storage) if storage else "")
+    body = BODY.replace("{llm}", llm_note()) + (STORAGE_NOTE.format(tier=storage) if storage else "")
     return SpaceCard(f"---\n{data.to_yaml()}\n---\n{body}")
 
 

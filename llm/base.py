@@ -11,6 +11,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from fpkg.errors import LLMUnavailable
+
 ROLES = ("system", "user", "assistant")
 
 
@@ -58,3 +60,15 @@ class Generator(ABC):
     @abstractmethod
     def stream(self, request: GenerationRequest) -> Iterator[str]:
         """Yield the reply in pieces, in order; joined they equal `generate(request)`."""
+
+
+class Unavailable(Generator):
+    """Stands in for a backend that could not be loaded (a missing or unreadable model): every request
+    fails with the reason, so that the service answers from the graph and says why."""
+
+    def __init__(self, name: str, reason: str):
+        self.name, self.reason = name, reason
+
+    def stream(self, request: GenerationRequest) -> Iterator[str]:
+        raise LLMUnavailable(self.reason)
+        yield  # a generator, like every backend's stream

@@ -10,6 +10,7 @@ import importlib
 import threading
 from typing import TYPE_CHECKING
 
+from fpkg.config import SPACE_LLMS
 from fpkg.errors import LLMConfigError
 from llm.base import Generator
 from llm.gguf import is_gguf
@@ -50,7 +51,10 @@ def check_backend(settings: Settings, backend: str | None = None) -> str:
         raise LLMConfigError(f"unknown LLM backend {name!r}; use one of {', '.join(BACKENDS)}")
     if name == "endpoint" and not settings.llm_endpoint:
         raise LLMConfigError("LLM_BACKEND=endpoint needs LLM_ENDPOINT (an OpenAI-compatible base URL)")
-    if name == "endpoint":
+    if settings.space_llm and settings.space_llm.strip().lower() not in SPACE_LLMS:
+        raise LLMConfigError(f"SPACE_LLM={settings.space_llm!r} is not one of {', '.join(SPACE_LLMS)} "
+                             "(the Space's small model: 4-bit GGUF on CPU hardware, NF4 on a GPU)")
+    if name != "grounded":
         settings.llm_timeout_s  # noqa: B018 - a bad LLM_TIMEOUT_S is reported here, before a request
     return name
 

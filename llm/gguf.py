@@ -35,7 +35,7 @@ def is_gguf(model: str) -> bool:
     return model.strip().lower().endswith(".gguf")
 
 
-def _hub_parts(model: str) -> tuple[str, str] | None:
+def hub_parts(model: str) -> tuple[str, str] | None:
     """`owner/repo:file.gguf` → (repo, file); None for a path."""
     repo, sep, filename = model.partition(":")
     if sep and repo.count("/") == 1 and not Path(model).expanduser().exists():
@@ -43,7 +43,7 @@ def _hub_parts(model: str) -> tuple[str, str] | None:
     return None
 
 
-def _hub_file(repo: str, filename: str, revision: str | None) -> Path:
+def hub_file(repo: str, filename: str, revision: str | None) -> Path:
     """The GGUF file from the Hub cache, downloaded at `revision` (LLM_MODEL_REVISION) when missing."""
     from huggingface_hub import hf_hub_download
 
@@ -71,9 +71,9 @@ class GgufGenerator(Generator):
         except ImportError as e:
             raise LLMUnavailable("GGUF models need llama-cpp-python: `pip install llama-cpp-python==0.3.36` "
                                  "(it builds llama.cpp with this machine's C compiler)") from e
-        hub = _hub_parts(self.model_id)
+        hub = hub_parts(self.model_id)
         try:
-            path = _hub_file(*hub, self.revision) if hub else Path(self.model_id).expanduser()
+            path = hub_file(*hub, self.revision) if hub else Path(self.model_id).expanduser()
             _check_file(path)
             model = Llama(model_path=str(path), n_ctx=self.context, n_threads=threads, verbose=False)
             model.set_cache(LlamaRAMCache(capacity_bytes=PROMPT_CACHE_BYTES))

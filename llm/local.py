@@ -3,9 +3,12 @@
 `LLM_MODEL` is a Hub id or a local folder. The default, Qwen/Qwen2.5-7B-Instruct (Apache-2.0), takes
 about 5.5 GB of GPU memory in 4-bit NF4, so it fits a 16 GB GPU with room for the KV cache.
 
-On CUDA the model is loaded in 4 bit (bitsandbytes NF4, bf16 compute, double quantisation,
-`device_map="auto"`). Without CUDA it is loaded unquantised in float32 (bitsandbytes 4-bit needs a GPU)
-and `notice` says so, because a 7B model then needs ~30 GB of RAM and answers slowly.
+The model is loaded in 4 bit (bitsandbytes NF4, double quantisation) on a CUDA GPU and on the CPU
+alike: bitsandbytes 0.50 quantises on the CPU too (a pure-PyTorch path). The compute dtype is bf16
+where the GPU has it, else float32. Only where bitsandbytes cannot load (not installed, or it fails on
+this machine) is the model loaded unquantised in float32, and `notice` says why. On ZeroGPU Spaces the
+GPU is attached only inside a generation call, so the weights load in bf16 without bitsandbytes.
+`precision` says which of these paths was taken.
 
 Generation runs in a thread feeding a `TextIteratorStreamer`, so `stream` yields text as it is made.
 Temperature 0 is greedy decoding; above 0 it samples with the request's seed, so a (seed, temperature)
@@ -28,9 +31,13 @@ if TYPE_CHECKING:
     from fpkg.config import Settings
 
 CPU_NOTICE = (
-    "No CUDA GPU: {model} runs unquantised in float32 on the CPU. Expect slow answers and about "
-    "4 bytes of RAM per parameter (~30 GB for a 7B model). Use a GPU, LLM_BACKEND=endpoint, or the "
-    "grounded backend for fast answers."
+    "No CUDA GPU: {model} runs in 4-bit NF4 on the CPU (bitsandbytes, float32 compute), about half a byte "
+    "of RAM per parameter; expect slower answers than on a GPU or from a GGUF model (llama.cpp)."
+)
+UNQUANTISED_NOTICE = (
+    "bitsandbytes cannot load here ({reason}): {model} runs unquantised in float32 on the {device}. Expect "
+    "slow answers and about 4 bytes of memory per parameter (~30 GB for a 7B model). Install "
+    "bitsandbytes (requirements-llm.txt), or use a GGUF model, LLM_BACKEND=endpoint or the grounded backend."
 )
 
 
@@ -171,8 +178,51 @@ def _load_pretrained(source: str, kwargs: dict[str, Any], is_folder: bool,
         raise LLMUnavailable(f"cannot load model {source!r}: {e}{advice}") from e
 
 
+class NoBitsAndBytes(LLMUnavailable):
+    """bitsandbytes is missing or cannot quantise on this machine (the model then loads in float32)."""
+
+
+def bitsandbytes_installed() -> bool:
+    return importlib.util.find_spec("bitsandbytes") is not None
+
+
+def nf4_config(compute_dtype):
+    """bitsandbytes' 4-bit NF4 with double quantisation; NoBitsAndBytes when it is not installed."""
+    if not bitsandbytes_installed():
+        raise NoBitsAndBytes("bitsandbytes is not installed")
+    from transformers import BitsAndBytesConfig
+
+    return BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type="nf4", bnb_4bit_compute_dtype=compute_dtype,
+                              bnb_4bit_use_double_quant=True)
+
+
+def _bitsandbytes_problem(error: Exception) -> str | None:
+    """What kept bitsandbytes from loading the model, when that is what failed; None for other errors."""
+    if isinstance(error, NoBitsAndBytes):
+        return str(error)
+    cause = error.__cause__ or error
+    text = f"{type(cause).__name__}: {cause}"
+    return text.splitlines()[0][:200] if "bitsandbytes" in text.lower() else None
+
+
+def _compute_dtype(device: str):
+    """bf16 where the GPU computes in it, else float32 (the CPU, older GPUs)."""
+    import torch
+
+    if device.startswith("cuda") and torch.cuda.is_available() and torch.cuda.is_bf16_supported():
+        return torch.bfloat16
+    return torch.float32
+
+
+def _ready(model, device: str):
+    model.to(device)
+    model.eval()
+    return model
+
+
 class LocalGenerator(Generator):
-    """A Hub or local causal LM; 4-bit NF4 on CUDA, float32 on CPU."""
+    """A Hub or local causal LM in 4-bit NF4 on a GPU or the CPU; bf16 on ZeroGPU; float32 where
+    bitsandbytes cannot load."""
 
     name = "local"
 
@@ -186,52 +236,46 @@ class LocalGenerator(Generator):
         # ZeroGPU attaches a GPU only inside the generation call: load bf16 weights, no bitsandbytes
         self.zero_gpu = bool(os.environ.get("SPACES_ZERO_GPU"))
         self.device = device or ("cuda" if self.zero_gpu or torch.cuda.is_available() else "cpu")
-        self.quantized = self.device.startswith("cuda") and not self.zero_gpu
-        self.notice = None if self.device.startswith("cuda") else CPU_NOTICE.format(model=self.model_id)
         self._lock = threading.Lock()  # one generation at a time: shared weights, shared RNG
-        self.tokenizer, self.model = self._load()
+        self.tokenizer, self.model, self.quantized, self.precision, self.notice = self._load()
         _LOADED[self.model_id] = (self.tokenizer, self.model)
 
-    def _load(self) -> tuple[Any, Any]:
-        import torch
-
-        source = self.model_id
-        folder = Path(source).expanduser()
+    def _source(self) -> tuple[str, bool]:
+        """(what from_pretrained reads, whether it is a local folder)."""
+        folder = Path(self.model_id).expanduser()
         if folder.is_dir():
-            source = str(folder)
-        elif _looks_like_path(source):
+            return str(folder), True
+        if _looks_like_path(self.model_id):
             raise LLMUnavailable(
-                f"model folder {source} does not exist; set LLM_MODEL to a folder holding config.json, "
+                f"model folder {self.model_id} does not exist; set LLM_MODEL to a folder holding config.json, "
                 "the weights and the tokenizer, or to a Hugging Face Hub id"
             )
-        kwargs: dict[str, Any] = {}
-        if self.quantized:
-            kwargs["quantization_config"] = self._bnb_config()
-            kwargs["device_map"] = "auto"
-        else:
-            kwargs["dtype"] = torch.bfloat16 if self.zero_gpu else torch.float32
-        tokenizer, model = _load_pretrained(source, kwargs, is_folder=folder.is_dir(), revision=self.revision)
-        if not self.quantized:
-            model.to(self.device)
-        model.eval()
-        return tokenizer, model
+        return self.model_id, False
 
-    @staticmethod
-    def _bnb_config():
-        if importlib.util.find_spec("bitsandbytes") is None:
-            raise LLMUnavailable(
-                "4-bit loading on CUDA needs bitsandbytes: run `pip install bitsandbytes` (it is not in "
-                "requirements.txt because it only works with a GPU)"
-            )
+    def _load(self) -> tuple[Any, Any, bool, str, str | None]:
+        """(tokenizer, model, quantized, precision, notice)."""
         import torch
-        from transformers import BitsAndBytesConfig
 
-        return BitsAndBytesConfig(
-            load_in_4bit=True,
-            bnb_4bit_quant_type="nf4",
-            bnb_4bit_compute_dtype=torch.bfloat16,
-            bnb_4bit_use_double_quant=True,
-        )
+        source, is_folder = self._source()
+        if self.zero_gpu:
+            tokenizer, model = _load_pretrained(source, {"dtype": torch.bfloat16}, is_folder, self.revision)
+            return tokenizer, _ready(model, self.device), False, "bf16 on ZeroGPU", None
+        compute = _compute_dtype(self.device)
+        try:
+            kwargs = {"quantization_config": nf4_config(compute),
+                      "device_map": "auto" if self.device.startswith("cuda") else self.device}
+            tokenizer, model = _load_pretrained(source, kwargs, is_folder, self.revision)
+        except (LLMUnavailable, RuntimeError) as error:  # float32 only where bitsandbytes cannot load
+            why = _bitsandbytes_problem(error)
+            if why is None:
+                raise
+            tokenizer, model = _load_pretrained(source, {"dtype": torch.float32}, is_folder, self.revision)
+            notice = UNQUANTISED_NOTICE.format(reason=why, model=self.model_id, device=self.device.upper())
+            return tokenizer, _ready(model, self.device), False, f"float32 on {self.device}", notice
+        model.eval()
+        precision = f"4-bit NF4 on {self.device} ({str(compute).removeprefix('torch.')} compute)"
+        notice = None if self.device.startswith("cuda") else CPU_NOTICE.format(model=self.model_id)
+        return tokenizer, model, True, precision, notice
 
     def encode(self, messages: list[dict[str, str]]) -> dict:
         return encode(self.tokenizer, self.model, messages)

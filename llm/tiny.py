@@ -1,6 +1,6 @@
 """A tiny random Llama with a real byte-level BPE tokenizer and chat template, saved to a folder.
 
-Used by the tests (local path on CPU) and by `bench/gpu_smoke.py` (4-bit path on CUDA): it exercises
+Used by the tests (the local path, NF4 on the CPU): it exercises
 exactly the loading, chat-template, quantisation and streaming code that a real model goes through,
 in a second, without downloading anything.
 """

@@ -7,7 +7,6 @@ import re
 from diagnosis.ranker import Diagnosis, RankedDisease
 from fpkg.names import fold_name, without_abbreviation
 from llm.parse import parse_disease_answer, parse_option_answer
-from retrieval.intent import find_mentions
 from retrieval.linking import EntityLinker
 from retrieval.result import Link, Triple
 
@@ -95,15 +94,6 @@ def linked_names(links: list[Link]) -> str | None:
         return None
     more = f" and {len(shown) - MAX_LINKS_SHOWN} more" if len(shown) > MAX_LINKS_SHOWN else ""
     return "Linked: " + "; ".join(shown[:MAX_LINKS_SHOWN]) + more
-
-
-def unsupported_names(reply: str, evidence: list[str], linker: EntityLinker) -> list[str]:
-    """Notices for the diseases an LLM's reply names that the evidence it was given does not hold
-    (from the model's own memory, or invented)."""
-    given = fold_name(" ".join(evidence))
-    named = [link.name for link in find_mentions(reply, linker) if link.label == "Disease"]
-    return [f"The reply names {name}, which is not in the evidence it was given: it may come from the "
-            "model's own memory." for name in dict.fromkeys(named) if fold_name(name) not in given]
 
 
 # Facts that share a head and a relation go on one line: "(Crouzon syndrome) -[Exhibit]-> (Proptosis);

@@ -24,7 +24,7 @@ from diagnosis.ontology import PhenotypeOntology
 from diagnosis.profiles import DiseaseProfiles
 from diagnosis.ranker import Diagnosis, DiagnosisCase, DiagnosisRanker, RankedDisease
 from fpkg.config import Settings, access_settings
-from fpkg.errors import LLMError, NotReady
+from fpkg.errors import LLMError, LLMTimeout, LLMUnavailable, NotReady
 from fpkg.locks import file_lock
 from graphstore.startup_reads import StartupReads
 from graphstore.store import GraphStore, open_store
@@ -34,7 +34,7 @@ from kg_dump.cardinal import DiseaseAnnotations
 from kg_dump.hpo_profiles import HpoProfiles, load_hpo_profiles
 from kg_dump.sources import HPO_TRANSLATIONS, ensure_sources, folder_of, hpo_folder, releases_line
 from kg_dump.translations import Translations, load_translations
-from llm.base import GenerationRequest, Generator
+from llm.base import GenerationRequest, Generator, Unavailable
 from llm.factory import check_backend, make_generator
 from llm.grounded import GroundedWriter
 from llm.prompts import EVIDENCE_CHARS, ask_messages, rag_diagnosis_messages, vanilla_diagnosis_messages
@@ -45,6 +45,7 @@ from retrieval.hold_out import WHOLE_PAPER, HoldOut
 from retrieval.linking import EntityLinker
 from retrieval.result import CypherRun, Link, RetrievalResult, Triple
 from retrieval.retriever import MODES, Retriever, retriever_class
+from service.answer_check import AnswerCheck, AnswerChecker, Evidence, checked_choice, marked_answer, standing_line
 from service.answers import (
     diagnosis_evidence,
     facts_evidence,
@@ -52,7 +53,6 @@ from service.answers import (
     other_names_line,
     readings,
     reply_to_prediction,
-    unsupported_names,
 )
 from service.feature_answers import answer_features
 from service.gene_words import ordinary_symbols
@@ -99,6 +99,9 @@ class PipelineResult:
     case: DiagnosisCase | None = None
     done: bool = False
     reading: list[str] = field(default_factory=list)  # how the case was read (service/reading.py)
+    llm_answer: str | None = None  # the LLM's reply as it wrote it (`answer` is it checked: answer_check.py)
+    check: AnswerCheck | None = None  # every name the LLM's answer gives, checked against the evidence
+    record: RankedDisease | None = None  # the answer of record: the LLM's choice, or the graph's first
 
     def predictions(self) -> list[RankedDisease]:
         """The answer first, then the rest of the ranking."""
@@ -129,6 +132,7 @@ class StartStages:
 
 class Pipeline:
     evidence_chars = EVIDENCE_CHARS  # how much evidence an LLM is given (bench context-size varies it)
+    diagnosis_reply_tokens = DIAGNOSIS_REPLY_TOKENS  # a diagnosis reply's cap (bench diagnosis --max-new-tokens)
 
     def __init__(self, settings: Settings, store: GraphStore, linker: EntityLinker,
                  ontology: PhenotypeOntology, recognizer: Recognizer, build_report: BuildReport | None,
@@ -144,6 +148,7 @@ class Pipeline:
         self.curated.listeners.append(self.curated_changed)
         self.build_report = build_report
         self.ranker = DiagnosisRanker(store, linker, ontology, profiles, findings, startup_reads=startup_reads)
+        self.checker = AnswerChecker(store, linker, self.ranker.twin_of)  # what an LLM's answer names
         self.ontology, self.profiles, self.findings = ontology, profiles, findings
         # the one reader of a description or a question's case (service/reader.py)
         ordinary = ordinary_symbols(linker.names("Genotype"), " ".join(COMMON.values()).split(), settings.cache_dir)
@@ -256,7 +261,13 @@ class Pipeline:
             retriever.curated_changed()
 
     def generator(self, backend: str | None) -> Generator:
-        return make_generator(self.settings, validate_backend(backend or self.settings.llm_backend, self.backends))
+        """The backend's generator; one whose model cannot be loaded answers every request with its reason
+        (the grounded answer is then the answer of record, and it says why)."""
+        name = validate_backend(backend or self.settings.llm_backend, self.backends)
+        try:
+            return make_generator(self.settings, name)
+        except LLMUnavailable as e:
+            return Unavailable(name, str(e))
 
     # ---- diagnosis ---------------------------------------------------------------------
     def read_language(self, text: str) -> tuple[str, list[str]]:
@@ -402,22 +413,18 @@ class Pipeline:
         if grounding is not None and self.curated.problem:  # the graph answered without them
             result.notices.append(f"Curated facts are not in this answer: {self.curated.problem}")
         # a diagnosis reply is a name and two sentences; a small model left at 512 tokens rambles for seconds
-        limit = DIAGNOSIS_REPLY_TOKENS if result.kind == "diagnosis" else ANSWER_REPLY_TOKENS
+        limit = self.diagnosis_reply_tokens if result.kind == "diagnosis" else ANSWER_REPLY_TOKENS
         request = GenerationRequest(messages, temperature=temperature, seed=seed, grounding=grounding,
                                     max_new_tokens=limit)
         try:
-            for piece in generator.stream(request):
+            for piece in self._pieces(generator, request, started):
                 result.answer += piece
                 yield result
             if generator.is_llm and not result.answer.strip():
                 raise LLMError("it returned an empty reply")
         except LLMError as e:
-            result.llm_failed = str(e)
-            result.notices.append(f"The {generator.name} LLM failed ({e}); showing the grounded answer instead.")
-            result.answer = GroundedWriter().generate(replace(request, grounding=grounding))
+            self._grounded_instead(result, generator.name, str(e), request, grounding)
         result.timings_ms["generation"] = round((time.perf_counter() - started) * 1000, 2)
-        if generator.is_llm and not result.llm_failed and grounding is not None:
-            result.notices += unsupported_names(result.answer, [m["content"] for m in messages], self.linker)
         if isinstance(grounding, Diagnosis) or grounding is None:
             if result.llm_failed:  # the fallback is the graph's answer: never scored as the LLM's
                 result.predicted = None
@@ -430,10 +437,51 @@ class Pipeline:
                                           f"{result.llm_failed}.")
             else:
                 result.predicted = grounding.answer
+            result.record = result.predicted if grounding is None or not generator.is_llm else grounding.answer
+        if generator.is_llm and result.llm_answer is None:  # the LLM's own words: checked against the evidence
+            self._check(result, messages, grounding)
         if result.conflicts:  # said after the answer, whoever wrote it
             result.answer = result.answer.rstrip() + "\n\n" + "\n".join(f"⚠ {c.text}" for c in result.conflicts)
         result.done = True
         yield result
+
+    def _pieces(self, generator: Generator, request: GenerationRequest, started: float) -> Iterator[str]:
+        """The reply's pieces; an LLM still writing after LLM_TIMEOUT_S is stopped (LLMTimeout)."""
+        limit = self.settings.llm_timeout_s if generator.is_llm else None
+        stream = generator.stream(request)
+        try:
+            for piece in stream:
+                yield piece
+                if limit is not None and time.perf_counter() - started > limit:
+                    raise LLMTimeout(f"it was still writing after {limit:g} s (LLM_TIMEOUT_S)")
+        finally:
+            close = getattr(stream, "close", None)
+            if close is not None:
+                close()  # a local model stops generating
+
+    def _grounded_instead(self, result: PipelineResult, name: str, why: str, request: GenerationRequest,
+                          grounding) -> None:
+        """The graph's grounded answer as the answer of record, saying why the LLM's is not there."""
+        result.llm_failed = why
+        result.notices.append(f"The {name} LLM failed ({why}); showing the grounded answer instead.")
+        grounded = GroundedWriter().generate(replace(request, grounding=grounding))
+        result.answer = f"{grounded}\n\n(The {name} LLM gave no answer ({why}): this is the graph's grounded answer.)"
+        result.llm_answer = ""  # nothing of the LLM's to check
+
+    def _check(self, result: PipelineResult, messages: list[dict], grounding) -> None:
+        """Every name the LLM's answer gives, marked in it when the evidence does not hold it or the graph
+        contradicts it; for a diagnosis, where its choice stands and which answer is the answer of record."""
+        given = [m["content"] for m in messages if m["role"] == "user"]  # not the prompt's examples
+        held = [node for r in result.ranked for node in (r.node_id, r.group_node)]
+        evidence = Evidence.of(given, result.triples, result.links, held)
+        result.llm_answer = result.answer
+        check = self.checker.check(result.answer, evidence)
+        if isinstance(grounding, Diagnosis):
+            check.standing = standing_line(result.predicted, grounding.ranked)
+            same = self.checker.same_disease(result.predicted)
+            result.record, check.record = checked_choice(result.predicted, grounding.ranked, check, evidence, same)
+        result.check = check
+        result.answer = marked_answer(result.answer, check)
 
     def close(self) -> None:
         self.closed = True

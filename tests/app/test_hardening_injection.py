@@ -89,7 +89,7 @@ def test_hostile_llm_cypher_is_blocked_and_reported(pipeline, name, reply):
         assert sum("Blocked an LLM-written query" in notice for notice in result.notices) == RUNS
     # the templates still answer from the graph, and the LLM writes its answer from that
     assert any(run.origin == "template:phenotypes_of_disease" for run in result.cypher) and result.triples
-    assert result.answer == FINAL and not llm.replies
+    assert result.llm_answer == FINAL and result.answer.startswith(FINAL) and not llm.replies
 
 
 INJECTED_QUESTIONS = {

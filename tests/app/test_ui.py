@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import platform
+from dataclasses import replace
 
 import gradio as gr
 import pytest
@@ -74,13 +75,18 @@ def test_nothing_to_draw_gives_no_picture():
 
 
 # ---- formatting --------------------------------------------------------------------------
-def test_tables_put_the_answer_first_and_link_pmids():
+def test_tables_keep_the_graphs_order_mark_the_answer_and_link_pmids():
     first = RankedDisease("A", 1, "OMIM:1", 3.0, {"gene": 2.0, "phenotype": 1.0}, ["a"])
     second = RankedDisease("B", 2, "OMIM:2", 4.0, {"gene": 2.0, "cases": 2.0}, ["b"])
-    result = PipelineResult("diagnosis", "cypher", "grounded", ranked=[second, first], predicted=first,
+    result = PipelineResult("diagnosis", "cypher", "grounded", ranked=[first, second], predicted=first,
                             triples=[_triple(1, "G", "Genotype", "Cause", 2, "B", "Disease", (123, 456))])
     table = ranked_table(result)
-    assert list(table["disease"]) == ["A", "B"] and table["#"][0] == "1 ✓"
+    assert list(table["disease"]) == ["A", "B"] and list(table["#"]) == ["1 ✓", "2"]
+    # an LLM that chose the graph's second: the differential stays the graph's, its choice marked beside it
+    chosen = ranked_table(replace(result, predicted=second, record=second))
+    assert list(chosen["disease"]) == ["A", "B"] and list(chosen["#"]) == ["1", "2 ✓"]
+    overruled = ranked_table(replace(result, predicted=second, record=first))  # its choice is not the record
+    assert list(overruled["#"]) == ["1 ✓", "2 LLM"]
     # a family of evidence that speaks for any row is a column, each kind's part summed in its family
     assert table["gene"][0] == 2.0 and table["literature"][0] == 0.0 and table["literature"][1] == 2.0
     # only the families that speak in this answer, in the order of every column it may have; no option column

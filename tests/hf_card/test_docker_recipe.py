@@ -23,7 +23,17 @@ import pytest
 import requests
 from huggingface_hub import SpaceCard
 
-from hf_card.space_card import APP_FILE, APP_PORT, MAX_SHORT_DESCRIPTION, SDKS, files_named, space_card
+from fpkg.config import SPACE_LLMS, Settings
+from hf_card.space_card import (
+    APP_FILE,
+    APP_PORT,
+    LLM_REPOS,
+    MAX_SHORT_DESCRIPTION,
+    MODELS,
+    SDKS,
+    files_named,
+    space_card,
+)
 from hf_card.space_cli import main as space_main
 from tests.support.paths import REPO_ROOT
 
@@ -75,7 +85,7 @@ def requirement_pins() -> dict[str, str]:
 
 # ---- the Dockerfile ---------------------------------------------------------------------
 def test_base_image_user_port_and_command():
-    assert values("FROM") == ["python:3.11-slim"]
+    assert values("FROM") == ["python:3.11-slim AS llm-wheels", "python:3.11-slim"]  # llama.cpp built apart
     assert any("--uid 1000" in run and "useradd" in run for run in values("RUN"))
     assert values("USER") == ["user"]
     assert values("EXPOSE") == [str(APP_PORT)]
@@ -88,8 +98,14 @@ def test_environment_of_the_space():
     env = environment()
     assert env["NER_MODEL"] == "hfchloe/FP_NER"
     assert env["FPKG_IN_CONTAINER"] == "1" and env["GRADIO_ANALYTICS_ENABLED"] == "False"
-    assert env["LLM_BACKEND"] == "grounded"
     assert env["FPKG_CACHE_DIR"].startswith(env["HOME"])  # written at build time by user 1000
+    # the small LLM, named once (fpkg/config.py): its 4-bit GGUF on CPU hardware, at its pinned commit
+    assert env["LLM_BACKEND"] == "local" and env["SPACE_LLM"] == "cpu" and float(env["LLM_TIMEOUT_S"]) > 0
+    settings = Settings.from_env(env)
+    assert (settings.llm_model, settings.llm_model_revision) == SPACE_LLMS["cpu"]
+    assert settings.llm_model.endswith(".gguf") and len(settings.llm_model_revision) == 40
+    gpu = Settings.from_env({**env, "SPACE_LLM": "gpu"})  # --build-arg SPACE_LLM=gpu: the weights, in NF4
+    assert (gpu.llm_model, gpu.llm_model_revision) == SPACE_LLMS["gpu"] and not gpu.llm_model.endswith(".gguf")
 
 
 def test_health_check_asks_the_apps_health_endpoint():
@@ -101,7 +117,7 @@ def test_graph_and_indexes_are_built_in_the_image():
     runs = " && ".join(values("RUN"))
     assert "pip install --no-cache-dir --user -r requirements.txt" in runs
     steps = ["python -m kg_dump sources", "python -m kg_dump fetch", "python -m kg_dump build",
-             "python -m app --warm-up"]
+             "python -m llm fetch", "python -m app --warm-up"]
     assert [runs.index(step) for step in steps] == sorted(runs.index(step) for step in steps)  # in this order
 
 
@@ -112,7 +128,7 @@ def test_a_code_edit_does_not_redo_the_downloads_and_the_graph():
     copy_all = next(i for i, (name, args) in enumerate(steps) if name == "COPY" and args.split()[-2:] == [".", "."])
     before = " ".join(args for _, args in steps[:copy_all])
     for made in ("pip install", "python -m kg_dump sources", "python -m kg_dump fetch", "python -m kg_dump build",
-                 "hf download"):
+                 "hf download", "python -m llm fetch"):
         assert made in before, made
     assert "python -m app --warm-up" not in before
 
@@ -130,8 +146,13 @@ def test_the_cpu_image_installs_no_cuda_packages():
     if "+cpu" not in importlib.metadata.version("torch"):
         pytest.skip("this environment's torch is not the CPU build the image installs first")
     report = Path(tempfile.mkdtemp()) / "report.json"
+    # the LLM's wheels too (bitsandbytes, gguf), all but llama.cpp's own build
+    llm = [line for line in (REPO_ROOT / "requirements-llm.txt").read_text().splitlines()
+           if "==" in line and not line.startswith(("#", "llama-cpp-python"))]
+    assert [line.split("==")[0] for line in llm] == ["bitsandbytes", "gguf"]
     done = subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--quiet", "--report", str(report),
-                           "-r", str(REPO_ROOT / "requirements.txt")], capture_output=True, text=True, timeout=300)
+                           "-r", str(REPO_ROOT / "requirements.txt"), *llm], capture_output=True, text=True,
+                          timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     resolved = [item["metadata"]["name"].lower() for item in json.loads(report.read_text())["install"]]
     assert not [name for name in resolved if name.startswith("nvidia") or name == "torch"], resolved
@@ -139,6 +160,8 @@ def test_the_cpu_image_installs_no_cuda_packages():
 
 def test_copied_files_exist_and_requirements_are_pinned():
     for args in values("COPY"):
+        if "--from=" in args:
+            continue  # from the build stage, not the repository
         sources = [part for part in args.split() if not part.startswith("--")][:-1]
         assert all((REPO_ROOT / source).exists() for source in sources), args
     pins = requirement_pins()
@@ -167,6 +190,18 @@ def test_dockerignore_keeps_what_the_image_needs():
     assert all((REPO_ROOT / name).exists() for name in needed)
 
 
+def seed_the_space_llm(hub: Path) -> None:
+    """The Hub cache as `python -m llm fetch` leaves it, offline: SPACE_LLM=cpu's GGUF file at its pinned
+    commit, here the tests' own 4-bit GGUF (SmolLM2) under that name."""
+    from tests.llm.smollm2 import require_smollm2
+
+    model, revision = SPACE_LLMS["cpu"]
+    repo, filename = model.split(":")
+    snapshot = hub / f"models--{repo.replace('/', '--')}" / "snapshots" / revision
+    snapshot.mkdir(parents=True)
+    (snapshot / filename).symlink_to(require_smollm2())
+
+
 @pytest.mark.slow
 def test_the_build_commands_run(test_settings, tmp_path):
     """The RUN lines' python commands, as the image runs them (with HF offline and the test data)."""
@@ -177,6 +212,7 @@ def test_the_build_commands_run(test_settings, tmp_path):
             shutil.copytree(test_settings.cache_dir / name, cache / name)
     for layer in test_settings.cache_dir.glob("hpo_layer-*.json.gz"):
         shutil.copy2(layer, cache / layer.name)
+    seed_the_space_llm(tmp_path / "hf" / "hub")
     env = {"PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin", **environment(),
            "HOME": str(tmp_path), "FPKG_CACHE_DIR": str(cache), "HF_HOME": str(tmp_path / "hf"),
            "HF_HUB_OFFLINE": "1", "FPKG_DATA_DIR": str(test_settings.data_dir)}
@@ -184,7 +220,7 @@ def test_the_build_commands_run(test_settings, tmp_path):
     layer.mkdir()
     commands = []
     for instruction, args in instructions():
-        if instruction == "COPY":
+        if instruction == "COPY" and "--from=" not in args:
             sources = [part for part in args.split() if not part.startswith("--")][:-1]
             if sources != ["."]:
                 for source in sources:
@@ -199,8 +235,10 @@ def test_the_build_commands_run(test_settings, tmp_path):
                 done = subprocess.run(argv, cwd=layer, env=env, capture_output=True, text=True, timeout=840)
                 assert done.returncode == 0, f"{part} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     assert [command.split()[2:4] for command in commands] == [["kg_dump", "sources"], ["kg_dump", "fetch"],
-                                                               ["kg_dump", "build"], ["app", "--warm-up"]]
+                                                               ["kg_dump", "build"], ["llm", "fetch"],
+                                                               ["app", "--warm-up"]]
     assert "warm-up vector: CHARGE syndrome" in done.stdout
+    assert f"warm-up LLM local {SPACE_LLMS['cpu'][0]}: '" in done.stdout  # it loaded, offline, and wrote
     assert (cache / "falkordb" / "graph.rdb").is_file()
 
 
@@ -212,8 +250,9 @@ def test_space_front_matter_parses_and_names_existing_files(sdk):
     for key in ("title", "emoji", "sdk", "short_description", "models", "tags"):
         assert data.get(key), key
     assert data["sdk"] == sdk and len(data["short_description"]) <= MAX_SHORT_DESCRIPTION
-    assert "hfchloe/FP_NER" in data["models"]
-    assert data["preload_from_hub"] == data["models"] and data["startup_duration_timeout"] == "1h"
+    assert "hfchloe/FP_NER" in data["models"] and set(LLM_REPOS.values()) <= set(data["models"])
+    assert data["preload_from_hub"] == MODELS and data["startup_duration_timeout"] == "1h"
+    assert "Qwen2.5-1.5B-Instruct" in card.text and "`SPACE_LLM`" in card.text and "LLM_TIMEOUT_S" in card.text
     assert data["hf_oauth"] is True  # Gradio's LoginButton needs it (app/access.py::hf_oauth_enabled)
     assert all((REPO_ROOT / name).is_file() for name in files_named(card))
     assert "Mondo Disease Ontology" in card.text and "CC BY 4.0" in card.text
@@ -227,7 +266,11 @@ def test_space_front_matter_parses_and_names_existing_files(sdk):
 def test_space_command_writes_the_readme(tmp_path, capsys):
     out = tmp_path / "README.md"
     assert space_main(["--sdk", "gradio", "--zero-gpu", "--out", str(out)]) == 0
-    assert SpaceCard.load(out).data.to_dict()["suggested_hardware"] == "zero-a10g"
+    data = SpaceCard.load(out).data.to_dict()
+    assert data["suggested_hardware"] == "zero-a10g"
+    model, revision = SPACE_LLMS["gpu"]  # ZeroGPU preloads the LLM's weights, at the pinned commit
+    assert data["preload_from_hub"][-1].startswith(f"{model} config.json,") and data["preload_from_hub"][-1].endswith(
+        f"model.safetensors,tokenizer.json,tokenizer_config.json,vocab.json,merges.txt {revision}")
     assert space_main(["--sdk", "docker", "--zero-gpu"]) == 2
     assert "only available to Gradio-SDK Spaces" in capsys.readouterr().err
 

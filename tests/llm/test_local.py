@@ -1,10 +1,12 @@
-"""The local backend end to end on CPU with a tiny random Llama built here (no download, no mocks)."""
+"""The local backend end to end on CPU with a tiny random Llama built here (no download): 4-bit NF4 through
+bitsandbytes, float32 where bitsandbytes is missing. The real SmolLM2 in NF4: tests/llm/test_nf4.py."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+import torch
 
 from fpkg.config import Settings
 from fpkg.errors import LLMUnavailable
@@ -32,11 +34,24 @@ def generator(tiny_model) -> LocalGenerator:
     return LocalGenerator(settings_for(tiny_model), device="cpu")
 
 
-def test_loads_on_cpu_with_a_notice(generator):
+def test_loads_in_nf4_on_the_cpu_and_says_so(generator):
     assert generator.name == "local" and generator.is_llm
-    assert not generator.quantized
-    assert "float32 on the CPU" in generator.notice
-    assert next(generator.model.parameters()).dtype.is_floating_point
+    assert generator.quantized and generator.precision == "4-bit NF4 on cpu (float32 compute)"
+    assert sum(type(m).__name__ == "Linear4bit" for m in generator.model.modules()) == 14  # 7 per layer
+    assert "runs in 4-bit NF4 on the CPU" in generator.notice and "float32 on the" not in generator.notice
+
+
+def test_without_bitsandbytes_it_loads_unquantised_and_says_why(tiny_model, monkeypatch):
+    import llm.local
+
+    monkeypatch.setattr(llm.local, "bitsandbytes_installed", lambda: False)  # a machine without it
+    generator = LocalGenerator(settings_for(tiny_model), device="cpu")
+    assert not generator.quantized and generator.precision == "float32 on cpu"
+    assert not any(type(m).__name__ == "Linear4bit" for m in generator.model.modules())
+    assert next(generator.model.parameters()).dtype == torch.float32
+    assert generator.notice.startswith("bitsandbytes cannot load here (bitsandbytes is not installed)")
+    assert "unquantised in float32 on the CPU" in generator.notice
+    assert generator.generate(GenerationRequest(MESSAGES, max_new_tokens=4))
 
 
 def test_prompt_uses_the_chat_template(generator):

@@ -91,7 +91,9 @@ def test_an_llm_endpoint_answers_and_its_reply_is_parsed(pipeline):
         server.reply = "B. CHARGE syndrome"
         result = with_endpoint(pipeline, server.url).diagnose(replace(CHARGE, options=options), backend="endpoint")
         prompt = server.requests[0]["body"]["messages"][-1]["content"]
-    assert result.backend == "endpoint" and result.answer == "B. CHARGE syndrome"
+    assert result.backend == "endpoint" and result.llm_answer == "B. CHARGE syndrome"
+    checked = "Checked against the graph:\n- every name it gives (1) is in the evidence."
+    assert result.answer == f"B. CHARGE syndrome\n\n{checked}"
     assert result.predicted.option == "B" and result.predicted.name == "CHARGE syndrome"
     assert "CHD7 is linked to CHARGE syndrome" in prompt  # the graph's evidence reached the LLM
 

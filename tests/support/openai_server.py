@@ -1,5 +1,6 @@
 """A real OpenAI-compatible chat server on loopback, for tests of everything that calls an LLM
-endpoint. Behaviours switch per test: ok, slow, 500, bad_json, no_choices, bad_stream."""
+endpoint. Behaviours switch per test: ok, slow, 500, bad_json, no_choices, bad_stream, cut_stream, trickle
+(each streamed word TRICKLE_S after the last)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 REPLY = "The most likely diagnosis is Noonan syndrome."
+TRICKLE_S = 0.2
 
 
 class FakeServer(ThreadingHTTPServer):
@@ -98,6 +100,16 @@ class Handler(BaseHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(payload[: len(payload) // 2])
             self.wfile.flush()
+            self.close_connection = True
+            return
+        if behaviour == "trickle":  # a slow model: every word on time, the whole reply late
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            for event in events:
+                self.wfile.write(event.encode())
+                self.wfile.flush()
+                time.sleep(TRICKLE_S)
             self.close_connection = True
             return
         self._send(200, payload, content_type="text/event-stream")
