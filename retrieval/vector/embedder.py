@@ -44,7 +44,9 @@ def load_embedder(model: str | None = None, precision: str = "float32"):
     bfloat16 autocast: the same numbers autocast computes, without casting and reordering every
     weight again at each call (`retrieval.vector.prepacked`)."""
     from sentence_transformers import SentenceTransformer
+    from transformers.utils import logging as hf_logging
 
+    hf_logging.disable_progress_bar()  # no "Loading weights" bar in a server's log (after "serving on")
     embedder = SentenceTransformer(model or str(offline_minilm_path()), device="cpu")
     if precision == "bfloat16":
         from retrieval.vector.prepacked import prepack_linears
