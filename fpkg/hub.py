@@ -3,10 +3,12 @@
 A start asks the Hub for the NER model, and the model's tokenizer and weights are looked up after it:
 offline, each lookup used to try the network, fail and fall back on its own, and say so in the raw
 words of the HTTP client. Here the answer is learned once and quickly: HF_HUB_OFFLINE set, or the
-Hub's host (or the proxy in between) not taking a connection within PROBE_S, is offline. Offline, the
-process is put in the Hub client's own offline mode, which transformers and sentence-transformers read
-too, so every later lookup goes straight to the local cache. `start()` begins the probe in a thread
-of its own, so the start goes on meanwhile; `offline_reason()` waits for it.
+Hub's host (or the proxy in between) not taking a connection within PROBE_S, is offline; a lookup that
+finds the Hub silent after all says so (`went_offline`). Offline, a lookup reads the local cache only
+(`cached_snapshot`) and the files it finds are loaded from their folder. The Hub client's own offline
+mode is left alone: it would refuse every request the client makes, an LLM endpoint's on this machine
+included. `start()` begins the probe in a thread of its own, so the start goes on meanwhile;
+`offline_reason()` waits for it.
 """
 
 from __future__ import annotations
@@ -118,7 +120,4 @@ def _endpoint_host() -> str:
 
 
 def _set_offline(reason: str) -> None:
-    from huggingface_hub import constants
-
     _reason.append(reason)
-    constants.HF_HUB_OFFLINE = True  # the Hub client's offline mode: lookups read the local cache only

@@ -11,7 +11,7 @@ _NON_WORD = re.compile(r"[^0-9a-z]+")
 _ABBREVIATION = re.compile(r"\s*(?:[(（][^()（）]*[)）]|;[^;]*)\s*$")
 
 
-@functools.lru_cache(maxsize=1 << 16)  # a question's words and runs are folded again and again
+@functools.lru_cache(maxsize=65536)  # a question's words and runs are folded again and again
 def fold_name(name: str) -> str:
     """Accents, case, punctuation and spacing folded: 'Noonan Syndrome-1' -> 'noonan syndrome 1',
     'Cantú' -> 'cantu'. For matching one name across sources and replies."""
@@ -40,7 +40,7 @@ def fold_plural(word: str) -> str:
     return word
 
 
-@functools.lru_cache(maxsize=1 << 16)
+@functools.lru_cache(maxsize=65536)
 def normalise(text: str) -> str:
     """`fold_name` with plurals folded too, for looking names up in a vocabulary:
     'Low-set EARS' -> 'low set ear'."""

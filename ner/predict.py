@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from fpkg.errors import ModelNotFound
 from ner.dictionary import EntityDictionary
 from ner.merge import merge_spans
 from ner.model_choice import looks_local
@@ -120,10 +121,6 @@ class EntityRecognizer:
         return results
 
 
-class ModelNotFound(Exception):
-    """A Hub model that cannot be had, said in plain words."""
-
-
 def _hub_snapshot(repo_id: str, revision: str | None) -> Path:
     """The files a token classifier needs, from the local Hub cache, downloaded first when the Hub can
     be reached (fpkg.hub learns that once per process: offline, no lookup tries the network)."""
@@ -148,8 +145,12 @@ def _hub_snapshot(repo_id: str, revision: str | None) -> Path:
 
     try:
         return Path(snapshot_download(repo_id, revision=revision, allow_patterns=_MODEL_FILES))
-    except LocalEntryNotFoundError:  # the Hub answered the probe but not the lookup: it is not asked again
-        hub.went_offline("the Hugging Face Hub did not answer")
+    except LocalEntryNotFoundError as e:  # the Hub answered the probe but not the lookup
+        status = getattr(getattr(e.__cause__, "response", None), "status_code", None)
+        if status is not None:  # it answered, with an error
+            raise ModelNotFound(f"it is not in this machine's Hugging Face cache{at}, and the Hugging Face Hub "
+                                f"answered HTTP {status}") from None
+        hub.went_offline("the Hugging Face Hub did not answer")  # no later lookup asks it again
         raise ModelNotFound(f"it is not in this machine's Hugging Face cache{at}, and the Hugging Face Hub "
                             "did not answer") from None
     except RevisionNotFoundError:
