@@ -46,6 +46,7 @@ from retrieval.hold_out import HoldOut
 from retrieval.linking import EntityLinker
 from retrieval.result import CypherRun, Link, RetrievalResult, Triple
 from retrieval.retriever import MODES, Retriever, retriever_class
+from retrieval.vector.index import VectorIndex
 from service import source_caches
 from service.answers import (
     diagnosis_evidence,
@@ -162,6 +163,7 @@ class Pipeline:
         self._retriever_locks = {mode: threading.Lock() for mode in MODES}
         self.closed = False  # set by close(): a stop while an index loads in the background says nothing
         self.warming: threading.Thread | None = None  # the negation reader loading (warm_reader)
+        self.vector_prebuild: threading.Thread | None = None  # the vector index built beside a first start
 
     @functools.cached_property
     def knowledge(self) -> str:
@@ -239,6 +241,12 @@ class Pipeline:
         progress("reading the names the graph holds, for linking" + ("" if reads.loaded else
                  " (a first start on this graph indexes them: about half a minute)"))
         linker = EntityLinker.from_store(reads, settings.cache_dir, mondo)
+        both_cores = threading.Event()  # set once ready: the vector index then embeds on both cores
+        if not report.skipped:  # a graph this start built has no vector index yet: made beside the rest
+            progress("building the vector index in the background (on one core until the start is done)")
+            prebuild: threading.Thread | None = VectorIndex.prebuild(store, settings.cache_dir, both_cores)
+        else:
+            prebuild = None
         progress("reading the phenotype ontology and the diseases' phenotypes")
         # HPO's whole annotations rank the diseases (not graph edges: kg_dump/hpo_profiles.py)
         ontology = PhenotypeOntology.from_store(reads, hpo)
@@ -256,6 +264,8 @@ class Pipeline:
         reads.save()
         progress(f"ready in {time.perf_counter() - started:.1f} s")
         pipeline.start_stages = stages.seconds()
+        pipeline.vector_prebuild = prebuild
+        both_cores.set()
         return pipeline
 
     def retriever(self, mode: str, wait_s: float = -1) -> Retriever:
