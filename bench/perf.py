@@ -183,7 +183,10 @@ def run(pipeline, *, limit: int | None = None, vector_limit: int = 30, refit_que
         out["glee_baseline"] = glee_baseline(pipeline, [q.text for q in questions][:max(vector_limit, 5)],
                                              refit_questions)
     if do_scaling:  # in a process of its own: the copies take gigabytes, and this process holds one pipeline
-        out["scaling"] = run_child("scaling_child", {"limit": scale_limit, "factors": list(scaling_factors)})
+        try:
+            out["scaling"] = run_child("scaling_child", {"limit": scale_limit, "factors": list(scaling_factors)})
+        except BenchError as e:  # e.g. a query past its time limit on a 10x copy: the rest still stands
+            out["scaling_failed"] = str(e).splitlines()[-1]
     if cold:
         out["starts"] = starts()
     out["memory"] = {"bench_peak_rss_mb": peak_rss_mb(),
@@ -203,6 +206,8 @@ def summary(result: dict[str, Any]) -> str:
                      f"{glee['refit_ms']['n']}; our vector retrieval p50 {glee['vector_ms']['p50']:.1f} ms; "
                      f"ratio {glee['ratio_p50']:.0f}x (target >= {REFIT_RATIO_TARGET}x)")
     scale = result.get("scaling")
+    if "scaling_failed" in result:
+        lines.append(f"  scaling: failed ({result['scaling_failed']})")
     if scale:
         lines.append("  scaling (diagnose p50 / p95 ms, template ask p50 ms):")
         for row in scale["rows"]:

@@ -75,6 +75,7 @@ DIAGNOSIS_REPLY_TOKENS = 160
 # seconds from the cache, or is built in minutes on a cold cache), then is told to try again.
 MODE_WAIT_S = 60
 ANSWER_REPLY_TOKENS = 384
+PREBUILD_STOP_S = 60  # a vector index built beside the start, told to stop: a batch, or its last steps
 NOTHING_TO_ANSWER = ("Nothing to answer with: mode 'none' uses no graph retrieval, and no LLM is configured "
                      "(LLM_BACKEND=grounded). Choose the Cypher or vector mode, or configure an LLM backend.")
 
@@ -164,6 +165,7 @@ class Pipeline:
         self.closed = False  # set by close(): a stop while an index loads in the background says nothing
         self.warming: threading.Thread | None = None  # the negation reader loading (warm_reader)
         self.vector_prebuild: threading.Thread | None = None  # the vector index built beside a first start
+        self._halt_prebuild = threading.Event()
 
     @functools.cached_property
     def knowledge(self) -> str:
@@ -242,9 +244,10 @@ class Pipeline:
                  " (a first start on this graph indexes them: about half a minute)"))
         linker = EntityLinker.from_store(reads, settings.cache_dir, mondo)
         both_cores = threading.Event()  # set once ready: the vector index then embeds on both cores
+        halt = threading.Event()  # set by close(): a process that ends never leaves it inside torch
         if not report.skipped:  # a graph this start built has no vector index yet: made beside the rest
             progress("building the vector index in the background (on one core until the start is done)")
-            prebuild: threading.Thread | None = VectorIndex.prebuild(store, settings.cache_dir, both_cores)
+            prebuild: threading.Thread | None = VectorIndex.prebuild(store, settings.cache_dir, both_cores, halt)
         else:
             prebuild = None
         progress("reading the phenotype ontology and the diseases' phenotypes")
@@ -264,7 +267,7 @@ class Pipeline:
         reads.save()
         progress(f"ready in {time.perf_counter() - started:.1f} s")
         pipeline.start_stages = stages.seconds()
-        pipeline.vector_prebuild = prebuild
+        pipeline.vector_prebuild, pipeline._halt_prebuild = prebuild, halt
         both_cores.set()
         return pipeline
 
@@ -487,6 +490,9 @@ class Pipeline:
 
     def close(self) -> None:
         self.closed = True
+        self._halt_prebuild.set()
+        if self.vector_prebuild is not None:  # it stops at its next batch (the next caller builds the index)
+            self.vector_prebuild.join(PREBUILD_STOP_S)
         self.store.close()
         gc.unfreeze()  # what the start set aside may be collected again (a process that starts another)
 

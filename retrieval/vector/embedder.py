@@ -74,7 +74,8 @@ def _resolved(precision: str) -> str:
 
 
 def embed(texts: list[str], model: str | None = None, batch_size: int = BATCH_SIZE, desc: str | None = None,
-          precision: str = "auto", workers: int = 1, more_after: threading.Event | None = None) -> np.ndarray:
+          precision: str = "auto", workers: int = 1, more_after: threading.Event | None = None,
+          stop: threading.Event | None = None) -> np.ndarray:
     """Unit-length float32 vectors, one row per text (cosine similarity = dot product). With
     `desc`, a progress bar on a terminal (the graph's ~20k node texts take about a minute on a CPU).
 
@@ -84,13 +85,15 @@ def embed(texts: list[str], model: str | None = None, batch_size: int = BATCH_SI
     batches in that many threads of one torch thread each: 1.3x faster on two cores than torch's own
     threads, which split the small matrices of short texts poorly. `more_after`: all but the first worker
     wait for it (an index built while a start still runs takes one core, then both). Each batch is the
-    same whichever thread embeds it, so the vectors do not depend on the workers."""
+    same whichever thread embeds it, so the vectors do not depend on the workers. `stop`: set, the
+    embedding ends at the next batch (EmbeddingStopped)."""
     with _running():  # counted as running until its last torch call, the model's load included
-        return _embed(texts, model, batch_size, desc, precision, workers, more_after)
+        return _embed(texts, model, batch_size, desc, precision, workers, more_after, stop)
 
 
 def _embed(texts: list[str], model: str | None, batch_size: int, desc: str | None, precision: str,
-           workers: int, more_after: threading.Event | None = None) -> np.ndarray:
+           workers: int, more_after: threading.Event | None = None,
+           stop: threading.Event | None = None) -> np.ndarray:
     import torch
 
     precision = _resolved(precision)
@@ -106,7 +109,7 @@ def _embed(texts: list[str], model: str | None, batch_size: int, desc: str | Non
         autocast = torch.autocast("cpu", dtype=torch.bfloat16) if precision == "bfloat16" else nullcontext()
         with torch.inference_mode(), autocast:
             for rows in part:
-                if _STOPPING.is_set():
+                if _STOPPING.is_set() or (stop is not None and stop.is_set()):
                     raise EmbeddingStopped("the process is stopping")
                 features = embedder.preprocess([texts[i] for i in rows])
                 batch = embedder.forward(features)["sentence_embedding"].float()  # numpy has no bfloat16
