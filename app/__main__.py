@@ -139,7 +139,7 @@ def load_and_serve(args: argparse.Namespace, host: str, port: int, sock: socket.
     def progress(message: str) -> None:
         print(f"[{time.perf_counter() - started:6.1f} s] {message}", flush=True)
 
-    pipeline = Pipeline.start(Settings.from_env(), progress=progress)
+    pipeline = Pipeline.start(Settings.from_env(), progress=progress, warm=args.warm_up)
     try:
         if args.warm_up:
             return warm_up(pipeline, progress)
@@ -192,6 +192,7 @@ def serve(pipeline, sock: socket.socket, url: str, progress) -> None:
     # The vector index loads in the background (seconds from the cache): the page answers at once
     # and a first vector-mode request waits for it.
     pipeline.warm_in_background("vector", progress)
+    pipeline.warm_reader()  # the negation reader, beside the first requests (not beside the interface's build)
     progress(f"serving on {url} (the vector index is loading in the background)")
     uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
 

@@ -97,7 +97,7 @@ def add_routes(app: FastAPI, access: Access) -> None:
         if fields is None:
             return page("Send the sign-in form's two fields.", access.anonymous, status_code=400)
         name, password = fields.get("username", "").strip(), fields.get("password", "")
-        refusal = limiter.admit(name, address)
+        refusal = limiter.admit(name, address)  # a check slot is free when it lets the attempt in
         if refusal is not None:
             if refusal.first_for_address:
                 access.audit.record("(sign-in)", "sign-ins throttled", f"{refusal.reason}, from {address}")

@@ -6,7 +6,9 @@ take gigabytes. So, before a check runs:
   again in parallel;
 - an address with too many failed or running attempts in the last minute is refused, and so is every
   address once the whole process has had too many;
-- the checks that pass run at most `checks` at a time; the others wait their turn (cheaply).
+- at most `checks` passwords are checked at a time (their memory together stays under
+  MAX_CHECKS_MEMORY_MB); an attempt that finds them all busy is refused at once rather than queued, so a
+  flood holds no request, and no memory, waiting.
 A refusal says how long to wait (HTTP 429, Retry-After). A successful sign-in does not count against
 its address. Failed attempts slow the name down (1, 2, 4, 8 s). Every table here is pruned: names and
 addresses seen once are forgotten after the window.
@@ -28,6 +30,8 @@ FIRST_DELAY_S = 1.0
 MAX_DELAY_S = 8.0
 MAX_TRACKED = 10_000  # names (or addresses) remembered at most; the oldest go first
 SHOWN_NAME = 64  # the longest valid user name; longer text is cut in logs
+MAX_CHECKS_MEMORY_MB = 300  # password checks at once, times each one's memory, stay under this
+BUSY_RETRY_S = 1  # a check takes a fraction of a second: a slot is free again by then
 
 
 @dataclass(frozen=True)
@@ -96,7 +100,7 @@ class SignInLimiter:
 
     def __init__(self, checks: int, per_address: int, per_minute: int):
         self.per_address, self.per_minute = per_address, per_minute
-        self._checks = asyncio.Semaphore(checks)
+        self._checks = asyncio.Semaphore(checks)  # never waited on: `admit` refuses when none is free
         self._by_address = RecentTimes(WINDOW_S)
         self._everyone = RecentTimes(WINDOW_S)
         self._failures = RecentTimes(FAILURE_WINDOW_S)  # per name, for the delay
@@ -119,7 +123,8 @@ class SignInLimiter:
 
     @asynccontextmanager
     async def checked(self) -> AsyncIterator[None]:
-        """At most `checks` password checks at a time."""
+        """One of the `checks` password-check slots, free when `admit` let the attempt in: entered with
+        no await between the two, it is taken at once (the event loop runs one request at a time)."""
         async with self._checks:
             yield
 
@@ -140,6 +145,8 @@ class SignInLimiter:
             reason, wait = "too many sign-in attempts from this address", self._wait(self._by_address, address, now)
         elif self._everyone.count("", now) >= self.per_minute:
             reason, wait = "too many sign-in attempts at the moment", self._wait(self._everyone, "", now)
+        elif self._checks.locked():
+            reason, wait = "every password check is busy at the moment", BUSY_RETRY_S
         else:
             return None
         return Refusal(reason, max(1, math.ceil(wait)), self.first_refusal(address, "limit"))

@@ -16,6 +16,7 @@
     all           everything above in one process (the pipeline starts once), then `report`
     report        the latest results as a markdown table and plots; refreshes RESULTS.md's results block
     load          N concurrent users against the app: errors, latency, server CPU per request, memory
+    signin-flood  N password sign-ins at once against the app: how each is answered, the app's memory
     server-cost   the server's CPU per request (sequential), by stage, for /diagnose and /ask
     vector-speed  vector-mode retrieval against the paper's per-question GLEE refit, same links
     glee-check    the paper's Table 7: node-type F1 of a random forest on GLEE vectors
@@ -49,8 +50,8 @@ from fpkg.errors import EXIT_FAILURE
 # that returns (variant, result dict, text summary). A parser may also set `environ_defaults`
 # (environment variables applied before torch loads) and a result `failed_checks` (exit 1).
 COMMAND_MODULES = ("bench.diagnosis", "bench.generalise", "bench.calibration", "bench.fit_weights", "bench.domain",
-                   "bench.repeat", "bench.perf", "bench.suite", "bench.report", "bench.load", "bench.server_cost",
-                   "bench.vector_speed", "bench.glee_check", "bench.ner_speed", "bench.local_llm",
+                   "bench.repeat", "bench.perf", "bench.suite", "bench.report", "bench.load", "bench.signin_flood",
+                   "bench.server_cost", "bench.vector_speed", "bench.glee_check", "bench.ner_speed", "bench.local_llm",
                    "bench.question_sets", "bench.cypher_prompts", "bench.context_size", "bench.option_links",
                    "bench.ask_relations", "bench.multilingual", "bench.reading")
 

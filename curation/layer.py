@@ -88,10 +88,13 @@ class CuratedLayer:
         self.replayed = Replay(len(live), sum(apply_batch(self.store, batch) for batch in live))
 
     @classmethod
-    def attach(cls, store: GraphStore, path: Path) -> CuratedLayer | None:
+    def attach(cls, store: GraphStore, path: Path, built_relationships: int | None = None) -> CuratedLayer | None:
         """The layer of a graph that already holds exactly the overlay's live batches (another process
         applied them, or this graph's snapshot has them): nothing is written. None when the graph holds
-        other curated batches or the overlay cannot be read (then set it aside and put it back)."""
+        other curated batches or the overlay cannot be read (then set it aside and put it back).
+        `built_relationships`: how many the build wrote; with no live batch, a graph that holds exactly
+        those holds no curated fact (every curated fact adds one), which spares a scan of every
+        relationship."""
         layer = cls(store, Overlay(path))
         if store.is_empty():
             return None
@@ -99,6 +102,9 @@ class CuratedLayer:
             live = layer.overlay.read().live()
         except OverlayError:
             return None
+        if not live and built_relationships is not None and store.totals()[1] == built_relationships:
+            layer.replayed = Replay(0, 0)
+            return layer
         in_graph = batches_in_graph(store)
         if set(in_graph) != {batch.batch for batch in live}:
             return None

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from diagnosis.queries import DiagnosisEvidence
+from diagnosis.queries import CO_CARRIED, DiagnosisEvidence
 from fpkg.names import short_variant
 from graphstore.store import GraphStore
 from retrieval.result import CypherRun, Link, Triple
@@ -30,11 +30,6 @@ EXCLUDED = ("MATCH (d:Disease) WHERE d.nid IN $diseases AND d.excludes IS NOT NU
             "WITH d, p, e WHERE p.nid IN $phenotypes OR e IS NOT NULL "
             "RETURN d.nid AS disease, d.dname AS name, p.nid AS phenotype, p.phenotypeName AS phenotype_name, "
             "p.hpo_id AS hpo_id, e.source AS exhibit, e.pmid AS pmid")
-CO_CARRIED = ("MATCH (v:Variation)<-[:with_Var]-(s:Sample)-[:with_Var]->(o:Variation)-[:Cause]->(d:Disease) "
-              "WHERE v.nid = $variant AND o.nid <> v.nid MATCH (o)-[:Have]->(g:Genotype) "
-              "OPTIONAL MATCH (s)-[:From]->(a:Article) "
-              "RETURN DISTINCT o.details AS other, g.geneName AS gene, d.nid AS disease, d.dname AS name, "
-              "coalesce(a.pmid, o.pmid) AS pmid")
 
 
 @dataclass(frozen=True)
@@ -71,11 +66,17 @@ def variant_vs_gene(evidence: DiagnosisEvidence, variant: Link | None, twin_of: 
 
 def co_carried(store: GraphStore, evidence: DiagnosisEvidence, variant: Link | None, twin_of: dict[int, int],
                exclude_pmids: frozenset[int]) -> tuple[list[Conflict], list[CypherRun]]:
-    """The published carrier of the patient's variant has another, recorded as causing another disease."""
+    """The published carrier of the patient's variant has another, recorded as causing another disease
+    (asked with the case's evidence, diagnosis/queries.py, or here when that did not ask it)."""
     if variant is None:
         return [], []
     params = {"variant": variant.node_id}
-    rows = store.query(CO_CARRIED, params, timeout_ms=TIMEOUT_MS)
+    runs = []
+    if evidence.co_carried_of == variant.node_id:
+        rows = evidence.co_carried
+    else:
+        rows = store.query(CO_CARRIED, params, timeout_ms=TIMEOUT_MS)
+        runs.append(CypherRun(CO_CARRIED, params, origin="conflicts:co_carried", rows=len(rows)))
     own = _with_twins(set(evidence.variant_diseases), twin_of)
     own_names = sorted(evidence.diseases[d]["name"] for d in evidence.variant_diseases if d in evidence.diseases)
     own_variant = short_variant(variant.name)
@@ -94,7 +95,7 @@ def co_carried(store: GraphStore, evidence: DiagnosisEvidence, variant: Link | N
         recorded = Triple(other, "Cause", row["name"], -1, row["disease"], "Variation", "Disease", "FPKG (conflict)",
                           pmids)
         conflicts.append(Conflict("co_carried", text, (recorded,)))
-    return conflicts, [CypherRun(CO_CARRIED, params, origin="conflicts:co_carried", rows=len(rows))]
+    return conflicts, runs
 
 
 def against_exclusions(store: GraphStore, diseases: list[int],

@@ -29,7 +29,7 @@ match and the contradictions of the few diseases they annotate.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -53,6 +53,7 @@ class PhenotypeScores:
     exact: np.ndarray  # how many patient terms the disease is annotated with exactly
     sizes: np.ndarray | None = None  # how many findings each disease is annotated with (in the match's scope)
     findings: int = 0  # the patient's present and absent findings
+    rows: dict[int, int] | None = field(default=None, compare=False, repr=False)  # disease -> its row, when known
 
     def of(self, disease: int) -> tuple[float, int, int]:
         """(similarity, exactly matched findings, annotated findings) of one disease."""
@@ -67,6 +68,8 @@ class PhenotypeScores:
         return float(values[i]) if i is not None else 0.0
 
     def _row(self, disease: int) -> int | None:
+        if self.rows is not None:  # a dictionary look-up: a case asks for hundreds of diseases
+            return self.rows.get(disease)
         i = int(np.searchsorted(self.diseases, disease))
         return i if i < len(self.diseases) and self.diseases[i] == disease else None
 
@@ -81,6 +84,7 @@ class PhenotypeMatcher:
         self.ontology, self.profiles = ontology, profiles
         self.diseases = np.array(sorted(set(profiles.by_disease) | set(profiles.hpo_terms)), dtype=np.int64)
         nodes = self.diseases.tolist()
+        self.row_of = {disease: row for row, disease in enumerate(nodes)}
         whole_terms = [self.whole_terms(d) for d in nodes]
         self.rows = {False: TermRows(ontology, [self._graph_terms(profiles.annotations(d)) for d in nodes]),
                      True: TermRows(ontology, whole_terms)}
@@ -105,7 +109,8 @@ class PhenotypeMatcher:
         terms = usable_terms(self.ontology, patient)
         if not terms:
             zeros = np.zeros(len(self.diseases), dtype=np.float32)
-            return PhenotypeScores(self.diseases, zeros, zeros.astype(np.int64), zeros.astype(np.int64))
+            return PhenotypeScores(self.diseases, zeros, zeros.astype(np.int64), zeros.astype(np.int64),
+                                   rows=self.row_of)
         raw = self.ontology.resnik_rows(terms)  # (patient terms, all terms)
         rows = self.rows[whole]
         match, exact = rows.similarity(terms, raw, side)
@@ -120,7 +125,7 @@ class PhenotypeMatcher:
             match[at], exact[at] = sub_match, sub_exact
             sizes = sizes.copy()
             sizes[at] = [len(kept[d]) for d in kept]
-        return PhenotypeScores(self.diseases, match, exact, sizes)
+        return PhenotypeScores(self.diseases, match, exact, sizes, rows=self.row_of)
 
     def contradictions(self, present: list[int], absent: list[int],
                        hold_out: HoldOut = NOTHING_HELD_OUT) -> np.ndarray:

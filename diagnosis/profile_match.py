@@ -16,7 +16,7 @@ and three figures are read off it for a case:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -32,12 +32,18 @@ class ProfileScores:
     information: np.ndarray  # the share of the findings' information each disease holds, in [0, 1]
     exact: np.ndarray  # the share of the findings each disease holds exactly (or below)
     sizes: np.ndarray  # each profile's number of findings
+    rows: dict[int, int] | None = field(default=None, compare=False, repr=False)  # disease -> its row, when known
 
     def of(self, disease: int) -> tuple[float, float, int] | None:
         """(information, exact, size) of one disease; None when it has no profile."""
-        i = int(np.searchsorted(self.diseases, disease))
-        if i >= len(self.diseases) or self.diseases[i] != disease:
-            return None
+        if self.rows is not None:  # a dictionary look-up: a case asks for hundreds of diseases
+            i = self.rows.get(disease)
+            if i is None:
+                return None
+        else:
+            i = int(np.searchsorted(self.diseases, disease))
+            if i >= len(self.diseases) or self.diseases[i] != disease:
+                return None
         return float(self.information[i]), float(self.exact[i]), int(self.sizes[i])
 
     def best(self, limit: int) -> list[int]:
@@ -51,6 +57,7 @@ class ProfileMatcher:
         self.ontology, self.matcher, self.published = matcher.ontology, matcher, published
         self.diseases = np.array(sorted(set(matcher.diseases.tolist()) | set(published.of_disease)), dtype=np.int64)
         self.rows = TermRows(self.ontology, [self._profile(d) for d in self.diseases.tolist()])
+        self.row_of = {disease: row for row, disease in enumerate(self.diseases.tolist())}
 
     def _profile(self, disease: int, hold_out: HoldOut = NOTHING_HELD_OUT,
                  held: frozenset[int] | set[int] = frozenset()) -> set[int]:
@@ -68,7 +75,7 @@ class ProfileMatcher:
         sizes = self.rows.sizes
         if not terms:
             zeros = np.zeros(len(self.diseases), dtype=np.float32)
-            return ProfileScores(self.diseases, zeros, zeros, sizes)
+            return ProfileScores(self.diseases, zeros, zeros, sizes, rows=self.row_of)
         best = np.stack([self.rows.best_matches(t) for t in terms])
         held = self.published.rows_of_papers(hold_out.pmids)
         touched = self.matcher.profiles.diseases_citing(hold_out) | {
@@ -84,4 +91,4 @@ class ProfileMatcher:
         ic = self.ontology.ic[terms]
         information = (best.sum(axis=0) / float(ic.sum())).astype(np.float32)
         exact = ((best >= ic[:, None] - 1e-6).sum(axis=0) / len(terms)).astype(np.float32)
-        return ProfileScores(self.diseases, information, exact, sizes)
+        return ProfileScores(self.diseases, information, exact, sizes, rows=self.row_of)

@@ -1,7 +1,10 @@
 """The graph queries behind a differential diagnosis, gathered into one evidence object.
 
-Every query is parameterised and recorded (the UI shows what ran). Phenotype annotations come
-from the profiles read at start (`diagnosis.profiles`), not from a query per case."""
+Every query is parameterised and recorded (the UI shows what ran). A case asks the graph once: its
+gene's diseases, variants and published cases, and the co-carried variants of the patient's own
+variant (diagnosis/conflicts.py), as the branches of one query. Phenotype annotations come from the
+profiles read at start (`diagnosis.profiles`) and the candidates' names and ids from the disease table
+read at start, not from a query per case."""
 
 from __future__ import annotations
 
@@ -16,13 +19,24 @@ from retrieval.result import CypherRun, Triple
 
 TIMEOUT_MS = 3000
 
+# The branches of a case's one query. Each returns every column, null where it has none, and its kind.
 GENE_DISEASES = ("MATCH (g:Genotype)-[r:Cause]->(d:Disease) WHERE g.nid = $gene "
-                 "RETURN d.nid AS disease, r.source AS source, r.pmids AS pmids")
+                 "RETURN 'gene_diseases' AS kind, d.nid AS disease, r.source AS source, r.pmids AS pmids, "
+                 "null AS variation, null AS pmid, null AS sample, null AS other, null AS gene, null AS name")
 VARIANT_DISEASES = ("MATCH (g:Genotype)<-[:Have]-(v:Variation)-[:Cause]->(d:Disease) WHERE g.nid = $gene "
-                    "RETURN d.nid AS disease, v.nid AS variation, v.pmid AS pmid, v.source AS source")
+                    "RETURN 'variant_diseases' AS kind, d.nid AS disease, v.source AS source, null AS pmids, "
+                    "v.nid AS variation, v.pmid AS pmid, null AS sample, null AS other, null AS gene, null AS name")
 CASES = ("MATCH (g:Genotype)<-[:Have]-(v:Variation)<-[:with_Var]-(s:Sample) WHERE g.nid = $gene "
          "MATCH (v)-[:Cause]->(d:Disease) OPTIONAL MATCH (s)-[:From]->(a:Article) "
-         "RETURN d.nid AS disease, s.nid AS sample, coalesce(a.pmid, v.pmid) AS pmid")
+         "RETURN 'cases' AS kind, d.nid AS disease, null AS source, null AS pmids, null AS variation, "
+         "coalesce(a.pmid, v.pmid) AS pmid, s.nid AS sample, null AS other, null AS gene, null AS name")
+# the patient's variant carried by a published patient with another variant (diagnosis/conflicts.py)
+CO_CARRIED = ("MATCH (v:Variation)<-[:with_Var]-(s:Sample)-[:with_Var]->(o:Variation)-[:Cause]->(d:Disease) "
+              "WHERE v.nid = $variant AND o.nid <> v.nid MATCH (o)-[:Have]->(g:Genotype) "
+              "OPTIONAL MATCH (s)-[:From]->(a:Article) "
+              "RETURN DISTINCT 'co_carried' AS kind, d.nid AS disease, null AS source, null AS pmids, "
+              "null AS variation, coalesce(a.pmid, o.pmid) AS pmid, null AS sample, o.details AS other, "
+              "g.geneName AS gene, d.dname AS name")
 DISEASES = "MATCH (d:Disease) WHERE d.nid IN $diseases RETURN d.nid AS id, d.dname AS name, d.disease_id AS did"
 
 
@@ -33,10 +47,12 @@ class DiagnosisEvidence:
     variant_diseases: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
     case_diseases: Counter = field(default_factory=Counter)
     case_total: int = 0
-    profiles: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
     profile_rows: list[dict] = field(default_factory=list)
     gene: tuple[int, str] | None = None
     runs: list[CypherRun] = field(default_factory=list)
+    # the co-carried variants of `co_carried_of` (a variant node), asked with the gene's evidence
+    co_carried: list[dict] = field(default_factory=list)
+    co_carried_of: int | None = None
 
     def name(self, disease: int) -> str:
         return self.diseases.get(disease, {}).get("name") or ""
@@ -64,11 +80,13 @@ class DiagnosisEvidence:
 def gather_evidence(store: GraphStore, profiles: DiseaseProfiles, *, gene_id: int | None,
                     variant_ids: list[int], phenotype_ids: list[int], extra_diseases: list[int],
                     phenotype_candidates: list[int], hold_out: HoldOut,
-                    groups_of: dict[int, set[int]] | None = None) -> DiagnosisEvidence:
+                    groups_of: dict[int, set[int]] | None = None,
+                    diseases: dict[int, dict] | None = None) -> DiagnosisEvidence:
     """`phenotype_candidates`: the diseases whose profiles best match the patient's phenotypes
     (held-out papers' annotations left out), added to the gene's; `hold_out`: the case's held-out papers
     (`retrieval.hold_out`); `groups_of`: a disease -> the groups it is a member of (a group holds the
-    diseases its members' genes cause)."""
+    diseases its members' genes cause); `diseases`: every disease node's {name, disease_id}, read at start
+    (a disease missing from it is asked of the graph)."""
     evidence = DiagnosisEvidence()
     exclude_pmids = hold_out.pmids
 
@@ -77,19 +95,29 @@ def gather_evidence(store: GraphStore, profiles: DiseaseProfiles, *, gene_id: in
         evidence.runs.append(CypherRun(cypher, params, origin=f"diagnosis:{origin}", rows=len(rows)))
         return rows
 
+    branches = [*((GENE_DISEASES, VARIANT_DISEASES, CASES) if gene_id is not None else ()),
+                *((CO_CARRIED,) if variant_ids else ())]
+    rows_of: dict[str, list[dict]] = defaultdict(list)
+    if branches:  # one round trip: each branch's rows come in the order its own query gives them
+        params = {**({"gene": gene_id} if gene_id is not None else {}),
+                  **({"variant": variant_ids[0]} if variant_ids else {})}
+        for row in run(" UNION ALL ".join(branches), params, "gene_evidence"):
+            rows_of[row["kind"]].append(row)
+    if variant_ids:
+        evidence.co_carried, evidence.co_carried_of = rows_of["co_carried"], variant_ids[0]
     if gene_id is not None:
-        for row in run(GENE_DISEASES, {"gene": gene_id}, "gene_diseases"):
+        for row in rows_of["gene_diseases"]:
             source = _gene_link_source(row, hold_out, gene_id)
             if source:
                 evidence.gene_sources[row["disease"]].add(source)
-        for row in run(VARIANT_DISEASES, {"gene": gene_id}, "variant_diseases"):
+        for row in rows_of["variant_diseases"]:
             if row["pmid"] in exclude_pmids:
                 continue
             evidence.gene_sources[row["disease"]].add(f"{row['source'] or FPKG} variant")
             if row["variation"] in variant_ids:
                 evidence.variant_diseases[row["disease"]].add(row["pmid"])
         samples = {}
-        for row in run(CASES, {"gene": gene_id}, "cases"):
+        for row in rows_of["cases"]:
             if row["pmid"] not in exclude_pmids:
                 samples.setdefault(row["sample"], row["disease"])
         evidence.case_diseases = Counter(samples.values())
@@ -104,14 +132,16 @@ def gather_evidence(store: GraphStore, profiles: DiseaseProfiles, *, gene_id: in
     ids = sorted(candidates)
     wanted = set(phenotype_ids)
     for disease in ids:
-        for annotation in profiles.annotations(disease, hold_out):
-            evidence.profiles[disease].add(annotation.phenotype)
-            if annotation.phenotype in wanted:
-                evidence.profile_rows.append({
-                    "disease": disease, "phenotype": annotation.phenotype, "pmid": annotation.pmid,
-                    "name": profiles.phenotype_names.get(annotation.phenotype, ""), "source": annotation.source})
-    for row in run(DISEASES, {"diseases": ids}, "diseases"):
-        evidence.diseases[row["id"]] = {"name": row["name"], "disease_id": row["did"]}
+        for annotation in [a for a in profiles.annotations(disease, hold_out) if a.phenotype in wanted]:
+            evidence.profile_rows.append({
+                "disease": disease, "phenotype": annotation.phenotype, "pmid": annotation.pmid,
+                "name": profiles.phenotype_names.get(annotation.phenotype, ""), "source": annotation.source})
+    known = diseases or {}
+    evidence.diseases = {d: dict(known[d]) for d in ids if d in known}
+    missing = [d for d in ids if d not in known]
+    if missing:
+        for row in run(DISEASES, {"diseases": missing}, "diseases"):
+            evidence.diseases[row["id"]] = {"name": row["name"], "disease_id": row["did"]}
     return evidence
 
 

@@ -148,6 +148,9 @@ class DiagnosisRanker:
         self.profiles = profiles
         self.matcher = PhenotypeMatcher(ontology, self.profiles)
         self.twin_of = find_twins(*_twin_inputs(reads, self.profiles))
+        # every disease's name and id, so that a case asks the graph for its gene's evidence alone
+        self.disease_info = {row["disease"]: {"name": row["name"], "disease_id": row["did"]}
+                             for row in reads.query(_DISEASE_IDS, timeout_ms=60_000)}
         genes_of: dict[int, set[str]] = {}
         for row in reads.query(_GENE_NAMES, timeout_ms=60_000):
             genes_of.setdefault(row["disease"], set()).add(row["gene"])
@@ -230,7 +233,7 @@ class DiagnosisRanker:
             self.store, self.profiles, gene_id=gene.node_id if gene else None, variant_ids=variants,
             phenotype_ids=phenotypes, extra_diseases=[lk.node_id for lk in option_links.values() if lk.node_id],
             phenotype_candidates=sorted(candidates), hold_out=hold_out,
-            groups_of=self.groups.groups_of)
+            groups_of=self.groups.groups_of, diseases=self.disease_info)
         found.graph.gene = (gene.node_id, gene.name) if gene else None
         if absent:
             notices.append(f"Written as absent, counted against the diseases that show them: "

@@ -36,6 +36,7 @@ DEFAULT_SESSION_HOURS = 12.0
 REVIEW_MODES = ("one", "two")
 SECURE_COOKIE_MODES = ("auto", "on")
 DEFAULT_SIGNIN_CHECKS = 2  # Argon2id checks at once: 64 MiB each
+MAX_SIGNIN_CHECKS = 4  # 4 x 64 MiB: a sign-in flood holds at most 256 MiB in password checks (app/signin_limits.py)
 DEFAULT_SIGNIN_PER_ADDRESS = 10  # failed or running sign-ins per address per minute
 DEFAULT_SIGNIN_PER_MINUTE = 60  # the same over every address
 DEFAULT_MAX_UPLOAD_MB = 5.0
@@ -117,7 +118,7 @@ class AccessSettings:
 
     @property
     def signin_checks(self) -> int:
-        return _whole("FPKG_SIGNIN_CHECKS", self.signin_checks_value, DEFAULT_SIGNIN_CHECKS, 16)
+        return _whole("FPKG_SIGNIN_CHECKS", self.signin_checks_value, DEFAULT_SIGNIN_CHECKS, MAX_SIGNIN_CHECKS)
 
     @property
     def signin_per_address(self) -> int:

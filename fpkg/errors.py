@@ -148,6 +148,10 @@ class NerError(FpkgError):
     """Root of the errors raised by the ``ner`` package."""
 
 
+class ModelNotFound(NerError):
+    """A Hub model that cannot be had (not cached, and the Hub cannot give it), said in plain words."""
+
+
 class CorpusError(NerError, ValueError):
     """A corpus file that cannot be read; the message names the file and line."""
 

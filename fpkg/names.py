@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -10,10 +11,12 @@ _NON_WORD = re.compile(r"[^0-9a-z]+")
 _ABBREVIATION = re.compile(r"\s*(?:[(（][^()（）]*[)）]|;[^;]*)\s*$")
 
 
+@functools.lru_cache(maxsize=65536)  # a question's words and runs are folded again and again
 def fold_name(name: str) -> str:
     """Accents, case, punctuation and spacing folded: 'Noonan Syndrome-1' -> 'noonan syndrome 1',
     'Cantú' -> 'cantu'. For matching one name across sources and replies."""
-    unaccented = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+    unaccented = name if name.isascii() else "".join(  # ASCII has no accent to take off
+        c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
     return " ".join(_NON_WORD.sub(" ", unaccented.lower()).split())
 
 
@@ -37,6 +40,7 @@ def fold_plural(word: str) -> str:
     return word
 
 
+@functools.lru_cache(maxsize=65536)
 def normalise(text: str) -> str:
     """`fold_name` with plurals folded too, for looking names up in a vocabulary:
     'Low-set EARS' -> 'low set ear'."""

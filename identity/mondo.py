@@ -73,14 +73,19 @@ class Mondo:
         reading and folding ~100k labels takes a second of every start."""
         if folder is None:
             return cls()
-        key = hashlib.sha256(f"{CACHE_FORMAT}|{RELEASE}|{folder}|{tables_fingerprint(folder)}".encode()).hexdigest()
-        path = cache_dir / f"mondo-{key[:16]}.pickle"
+        path = cls.cache_path(folder, cache_dir)
         mondo = read_pickle(path)
         if not isinstance(mondo, cls):
             mondo = cls.load(folder)
             _ = mondo.ids_of, mondo.by_name, mondo.by_words, mondo.name_words  # made once, kept with it
             write_pickle(path, mondo)
         return mondo
+
+    @staticmethod
+    def cache_path(folder: Path, cache_dir: Path) -> Path:
+        """Where `load_cached` keeps the tables of `folder`: one file per MONDO release and tables."""
+        key = hashlib.sha256(f"{CACHE_FORMAT}|{RELEASE}|{folder}|{tables_fingerprint(folder)}".encode()).hexdigest()
+        return cache_dir / f"mondo-{key[:16]}.pickle"
 
     def __bool__(self) -> bool:
         return bool(self.xrefs)

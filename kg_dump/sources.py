@@ -370,9 +370,14 @@ def release_text(settings: Settings, key: str, with_folder: bool = True) -> str:
     digest = sha256_of(folder / STORE_ZIP)[:12] if (folder / STORE_ZIP).is_file() else "missing"
     if marker(folder).get("release") == source.release:
         return f"{source.release}, sha256 {digest}"
-    return f"the copy in {folder if with_folder else 'a local folder'} (not a fetched release), sha256 {digest}"
+    return f"the copy in {folder if with_folder else 'a local folder'} (not fetched here), sha256 {digest}"
 
 
 def releases_line(settings: Settings, with_folder: bool = True) -> str:
     return "sources: " + "; ".join(f"{SOURCES[key].name.split(' (')[0]} {release_text(settings, key, with_folder)}"
                                   for key in SOURCES)
+
+
+def source_lines(settings: Settings) -> list[str]:
+    """One start-up line per source: its name and the release in use."""
+    return [f"source: {SOURCES[key].name.split(' (')[0]}, {release_text(settings, key)}" for key in SOURCES]

@@ -27,6 +27,16 @@ class ModelChoice:
     revision: str | None  # the Hub revision (branch, tag or commit) of a Hub id
     reason: str  # why this one, for the About tab and /healthz
 
+    @property
+    def on_hub(self) -> bool:
+        """A Hub id (looked up in the Hub cache, and on the Hub when it can be reached)."""
+        return self.model is not None and not looks_local(self.model)
+
+
+def looks_local(name: str) -> bool:
+    """A folder's name rather than a Hub id ("owner/model")."""
+    return Path(name).expanduser().exists() or name.startswith((".", "/", "~")) or name.count("/") > 1
+
 
 def trained_model_folder(cache_dir: Path) -> Path:
     """Where `python -m ner train` saves a model by default, and where the app looks for one."""

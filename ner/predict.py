@@ -14,12 +14,14 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from fpkg.errors import ModelNotFound
 from ner.dictionary import EntityDictionary
 from ner.merge import merge_spans
+from ner.model_choice import looks_local
 from ner.rules import RuleTagger
 from ner.spans import Span, spans_from_words
 from ner.text import clean, split_words
-from ner.vocabulary import hpo_disease_names, hpo_phenotype_names
+from ner.vocabulary import default_dictionary, hpo_disease_names, hpo_phenotype_names
 
 if TYPE_CHECKING:  # torch and transformers load only when a model does (seconds of a start)
     from ner.tagger import WordTagger
@@ -40,6 +42,7 @@ class EntityRecognizer:
         self.dictionary = dictionary
         self.notice = notice
         self.model_name = model_name
+        self.unavailable: str | None = None  # why the named model is not used, in plain words
 
     @property
     def model_available(self) -> bool:
@@ -57,32 +60,44 @@ class EntityRecognizer:
         spans (see :mod:`ner.dictionary`)."""
         gene_vocabulary = list(gene_vocabulary)
         rule_tagger = RuleTagger(gene_vocabulary) if rules else None
-        dictionary = EntityDictionary(
-            hpo_phenotype_names() if phenotype_vocabulary is None else phenotype_vocabulary,
-            hpo_disease_names() if disease_vocabulary is None else disease_vocabulary,
-            gene_vocabulary) if rules else None
+        dictionary = None
+        if rules and phenotype_vocabulary is None and disease_vocabulary is None:
+            dictionary = default_dictionary(gene_vocabulary)  # made once, kept in the cache
+        elif rules:
+            dictionary = EntityDictionary(
+                hpo_phenotype_names() if phenotype_vocabulary is None else phenotype_vocabulary,
+                hpo_disease_names() if disease_vocabulary is None else disease_vocabulary,
+                gene_vocabulary)
         if model is None or not str(model).strip():
             return cls(None, rule_tagger, "no NER model configured (NER_MODEL); using rules only", None, dictionary)
         name = str(model).strip()
-        looks_local = Path(name).expanduser().exists() or name.startswith((".", "/", "~")) or name.count("/") > 1
-        if looks_local and not Path(name).expanduser().is_dir():
+        local = looks_local(name)
+        if local and not Path(name).expanduser().is_dir():
             return cls(None, rule_tagger, f"NER model folder {name} not found; using rules only", name, dictionary)
+        try:
+            folder = Path(name).expanduser() if local else _hub_snapshot(name, revision)
+        except ModelNotFound as e:
+            return cls._without_model(name, str(e), rule_tagger, dictionary)
         from safetensors import SafetensorError
 
-        from ner.tagger import WordTagger
+        from ner.tagger import WordTagger  # torch and transformers: only for a model that is there
 
         try:
-            folder = Path(name).expanduser() if looks_local else _hub_snapshot(name, revision)
-            tagger = WordTagger.from_pretrained(folder)
+            tagger = WordTagger.from_pretrained(folder, local_files_only=True)
         except (OSError, ValueError, SafetensorError) as e:
-            # OSError: an unreachable Hub, a missing repo or file (huggingface_hub's errors
-            # derive from it); ValueError: a bad id or config, or labels we cannot read;
+            # OSError: a missing or unreadable file; ValueError: a bad config, or labels we cannot read;
             # SafetensorError: damaged weights.
-            where = "" if looks_local else "no such folder, and from the Hub: "
-            notice = f"NER model {name} could not be loaded ({where}{_first_line(e)}); using rules only"
-            log.info(notice)  # the caller gets it as .notice and decides how to show it
-            return cls(None, rule_tagger, notice, name, dictionary)
+            return cls._without_model(name, _first_line(e), rule_tagger, dictionary)
         return cls(tagger, rule_tagger, None, name, dictionary)
+
+    @classmethod
+    def _without_model(cls, name: str, why: str, rules: RuleTagger | None,
+                       dictionary: EntityDictionary | None) -> EntityRecognizer:
+        notice = f"NER model {name} could not be loaded ({why}); using rules only"
+        log.info(notice)  # the caller gets it as .notice and decides how to show it
+        recognizer = cls(None, rules, notice, name, dictionary)
+        recognizer.unavailable = why
+        return recognizer
 
     def predict(self, text: str | None) -> list[Span]:
         """Entity spans in ``text`` (offsets into ``text`` as given); [] for empty input."""
@@ -107,14 +122,49 @@ class EntityRecognizer:
 
 
 def _hub_snapshot(repo_id: str, revision: str | None) -> Path:
-    """Download (or find in the local cache) the files a token classifier needs.
+    """The files a token classifier needs, from the local Hub cache, downloaded first when the Hub can
+    be reached (fpkg.hub learns that once per process: offline, no lookup tries the network)."""
+    from fpkg import hub
 
-    One snapshot call fails at once when the Hub is unreachable and nothing is cached,
-    where ``from_pretrained`` would retry each file for tens of seconds.
-    """
+    offline = hub.offline_reason()
+    at = f" at {revision}" if revision else ""
+    if offline is not None:
+        folder = hub.cached_snapshot(repo_id, revision)
+        if folder is None:
+            raise ModelNotFound(f"it is not in this machine's Hugging Face cache{at}, and the Hugging Face Hub "
+                                "cannot be reached")
+        return folder
     from huggingface_hub import snapshot_download
+    from huggingface_hub.errors import (
+        HfHubHTTPError,
+        HFValidationError,
+        LocalEntryNotFoundError,
+        RepositoryNotFoundError,
+        RevisionNotFoundError,
+    )
 
-    return Path(snapshot_download(repo_id, revision=revision, allow_patterns=_MODEL_FILES))
+    try:
+        return Path(snapshot_download(repo_id, revision=revision, allow_patterns=_MODEL_FILES))
+    except LocalEntryNotFoundError as e:  # the Hub answered the probe but not the lookup
+        status = getattr(getattr(e.__cause__, "response", None), "status_code", None)
+        if status is not None:  # it answered, with an error
+            raise ModelNotFound(f"it is not in this machine's Hugging Face cache{at}, and the Hugging Face Hub "
+                                f"answered HTTP {status}") from None
+        hub.went_offline("the Hugging Face Hub did not answer")  # no later lookup asks it again
+        raise ModelNotFound(f"it is not in this machine's Hugging Face cache{at}, and the Hugging Face Hub "
+                            "did not answer") from None
+    except RevisionNotFoundError:
+        raise ModelNotFound(f"the Hugging Face Hub has no revision {revision} of it") from None
+    except RepositoryNotFoundError:
+        raise ModelNotFound("the Hugging Face Hub has no model of that name (or it is private)") from None
+    except HFValidationError:
+        raise ModelNotFound("that is not a Hugging Face model id") from None
+    except HfHubHTTPError as e:
+        status = getattr(getattr(e, "response", None), "status_code", None)
+        raise ModelNotFound(f"the Hugging Face Hub answered HTTP {status}" if status else
+                            "the Hugging Face Hub could not be read") from None
+    except (OSError, ValueError) as e:  # the cache folder cannot be written, an odd answer
+        raise ModelNotFound(_first_line(e)) from None
 
 
 _MODEL_FILES = ["*.json", "*.safetensors", "pytorch_model*.bin", "vocab.txt", "*.model", "merges.txt"]

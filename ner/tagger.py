@@ -12,6 +12,7 @@ from pathlib import Path
 
 import torch
 from transformers import AutoModelForTokenClassification, AutoTokenizer
+from transformers.utils import logging as hf_logging
 
 from fpkg.errors import LabelError
 from ner.labels import resolve_id2label
@@ -40,6 +41,7 @@ class WordTagger:
     @classmethod
     def from_pretrained(cls, name_or_path: str | Path, *, local_files_only: bool = False,
                         **kwargs) -> WordTagger:
+        hf_logging.disable_progress_bar()  # no "Loading weights" bar in a server's log: the start says it in words
         tokenizer = AutoTokenizer.from_pretrained(str(name_or_path), local_files_only=local_files_only)
         model = AutoModelForTokenClassification.from_pretrained(
             str(name_or_path), local_files_only=local_files_only

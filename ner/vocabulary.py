@@ -4,12 +4,17 @@ copy), read once and cached as the graph build caches it."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterable
 from functools import cache
+from pathlib import Path
 
 from fpkg.config import Settings
-from kg_dump.hpo_layer import HpoLayer, load_hpo_layer
+from fpkg.pickles import read_pickle, write_pickle
+from kg_dump.hpo_layer import HpoLayer, load_hpo_layer, release_fingerprint
 from kg_dump.sources import hpo_folder
+from ner import dictionary
+from ner.dictionary import EntityDictionary
 
 
 @cache
@@ -48,3 +53,23 @@ def hpo_phenotype_names() -> list[str]:
 def hpo_disease_names() -> list[str]:
     """The disease names of the HPO layer (OMIM and Orphanet): the words a disease is named with."""
     return list(hpo_layer().diseases.values())
+
+
+def default_dictionary(gene_symbols: Iterable[str]) -> EntityDictionary:
+    """The dictionary of the HPO layer's facial phenotype and disease names and `gene_symbols`, made once
+    and kept in the cache folder (reading the layer to make it took most of a second of every start),
+    under the HPO release, the symbols and the dictionary's own code."""
+    settings = Settings.from_env()
+    genes = "\n".join(gene_symbols)
+    code = Path(dictionary.__file__).read_bytes()
+    key = hashlib.sha256(f"{release_fingerprint(hpo_folder(settings))}|{genes}|".encode() + code).hexdigest()[:16]
+    path = settings.cache_dir / "ner" / f"dictionary-{key}.pickle"
+    found = read_pickle(path)
+    if isinstance(found, EntityDictionary):
+        return found
+    made = EntityDictionary(hpo_phenotype_names(), hpo_disease_names(), genes.split("\n") if genes else [])
+    write_pickle(path, made)
+    for old in path.parent.glob("dictionary-*.pickle"):
+        if old != path:
+            old.unlink(missing_ok=True)
+    return made

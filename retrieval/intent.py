@@ -86,6 +86,10 @@ def mention_spans(question: str, linker: EntityLinker,
     wordlike = [_is_word(token) for token, _, _ in words]  # a name starts and ends with a word, not punctuation
     vocabularies = {label: linker.vocabulary(label) for label in LABEL_TO_TYPE}
     ordinary = ordinary_words(linker)
+    # A run holding a word that no name holds is no name: most runs of a question are passed over
+    # without being joined and looked up (counts of such words before each token, per kind of name).
+    no_name = _counts_of(pieces, name_words(linker))
+    no_mondo = _counts_of(folds, linker.mondo.name_words if linker.mondo else frozenset())
     taken = [False] * len(words)
     links: list[tuple[int, int, Link]] = []
     others: list[tuple[int, int, Link]] = []
@@ -94,6 +98,8 @@ def mention_spans(question: str, linker: EntityLinker,
             # a name starts and ends with a word of its own (not a word of another script it folds away)
             if not pieces[i] or not pieces[i + size - 1] or not wordlike[i] or not wordlike[i + size - 1] \
                     or any(taken[i:i + size]):
+                continue
+            if no_name[i + size] > no_name[i] and no_mondo[i + size] > no_mondo[i]:
                 continue
             text = question[words[i][1]:words[i + size - 1][2]]
             key = " ".join(piece for piece in pieces[i:i + size] if piece)
@@ -123,6 +129,20 @@ def ordinary_words(linker: EntityLinker) -> frozenset[str]:
     # disease names hold gene symbols ("FGFR2-related craniosynostosis"): those stay symbols
     disease_words = linker.words("Disease") - set(linker.vocabulary("Genotype"))
     return frozenset(english | {normalise(word) for word in english} | linker.words("FacePhenotype") | disease_words)
+
+
+@functools.lru_cache(maxsize=8)  # once per linker: a pipeline has one
+def name_words(linker: EntityLinker) -> frozenset[str]:
+    """Every word of every name and synonym the linker looks runs of words up in."""
+    return frozenset(word for label in LABEL_TO_TYPE for key in linker.vocabulary(label) for word in key.split())
+
+
+def _counts_of(keys: list[str], known: frozenset[str]) -> list[int]:
+    """How many of the tokens before each position hold a word outside `known` (an empty key holds none)."""
+    counts = [0]
+    for key in keys:
+        counts.append(counts[-1] + (not all(word in known for word in key.split())))
+    return counts
 
 
 def _typo_mentions(question: str, words: list[tuple[str, int, int]], taken: list[bool], linker: EntityLinker,

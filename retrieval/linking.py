@@ -11,6 +11,7 @@ meaning. A typo never changes a number, a Roman numeral, a subtype letter or a k
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections import Counter, defaultdict
@@ -320,14 +321,24 @@ class EntityLinker:
         if len(key) < 4:
             return []
         gene = (gene or "").upper()
-        keys = variant_keys(mention) if gene else frozenset()
+        if not gene:
+            return [Link(mention, entity_type, vid, "Variation", name, 1.0, "hgvs")
+                    for vid, name, details, _, _ in self.variations if key in details]
+        keys, of_gene = variant_keys(mention), self.variations_of_gene.get(gene, ())
         links = [Link(mention, entity_type, vid, "Variation", name, 1.0, "hgvs")
-                 for vid, name, details, vgene, _ in self.variations if key in details and (not gene or vgene == gene)]
+                 for vid, name, details, _, _ in of_gene if key in details]
         found = {link.node_id for link in links}
         links += [Link(mention, entity_type, vid, "Variation", name, 1.0, "hgvs change")
-                  for vid, name, _, vgene, changes in self.variations
-                  if vgene == gene and keys & changes and vid not in found]
+                  for vid, name, _, _, changes in of_gene if keys & changes and vid not in found]
         return links
+
+    @functools.cached_property
+    def variations_of_gene(self) -> dict[str, list[tuple]]:
+        """The variations (as `variations` holds them, in its order) of each gene symbol."""
+        found: dict[str, list[tuple]] = defaultdict(list)
+        for row in self.variations:
+            found[row[3]].append(row)
+        return dict(found)
 
 
 def _known_words(aliases: list[Alias], mondo: Mondo) -> set[str]:

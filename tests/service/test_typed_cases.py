@@ -59,11 +59,15 @@ def test_the_start_up_line_says_which_recogniser_answers_and_why(pipeline):
     from service.pipeline import recogniser_line
 
     assert recogniser_line(pipeline.recognizer, "NER_MODEL=rules") == \
-        "NER in use: the HPO dictionary and rules only (no NER model configured (NER_MODEL); using rules only)"
+        "NER in use: the HPO dictionary and rules only (NER_MODEL=rules)"
     offline = SimpleNamespace(model_name="hfchloe/FP_NER", notice="NER model hfchloe/FP_NER could not be loaded "
-                                                                  "(no such folder, and from the Hub: offline)")
-    assert recogniser_line(offline, "the published weights").startswith(
-        "NER in use: the HPO dictionary and rules only (NER model hfchloe/FP_NER could not be loaded")
+                              "(it is not in this machine's Hugging Face cache, and the Hugging Face Hub cannot be "
+                              "reached); using rules only",
+                              unavailable="it is not in this machine's Hugging Face cache, and the Hugging Face Hub "
+                                          "cannot be reached")
+    assert recogniser_line(offline, "the published weights", "HF_HUB_OFFLINE is set") == (
+        "NER in use: the HPO dictionary and rules only. The model hfchloe/FP_NER could not be loaded: it is not in "
+        "this machine's Hugging Face cache, and the Hugging Face Hub cannot be reached (HF_HUB_OFFLINE is set).")
     loaded = SimpleNamespace(model_name="hfchloe/FP_NER", notice=None)
     assert recogniser_line(loaded, "the published weights") == \
         "NER in use: the model hfchloe/FP_NER (the published weights), with the HPO dictionary and rules"

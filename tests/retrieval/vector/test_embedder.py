@@ -46,6 +46,19 @@ def test_worker_threads_give_the_same_rows_and_leave_torch_threads_as_they_were(
     assert embed(TEXTS, workers=0).shape == (len(TEXTS), 384)  # one per torch thread, at most one per batch
 
 
+def test_more_workers_join_when_told_and_the_rows_are_those_of_one_worker():
+    """A vector index built while a start still runs embeds on one core, then on more once it is told."""
+    import threading
+
+    texts = [f"{text} {i}" for i in range(4) for text in TEXTS]
+    more = threading.Event()
+    threading.Timer(0.05, more.set).start()
+    ramped = embed(texts, batch_size=2, workers=2, more_after=more)
+    assert more.is_set() and ((ramped * embed(texts, batch_size=2)).sum(axis=1) > 0.9999).all()
+    never = threading.Event()  # never told: the first worker alone embeds every batch, and nothing waits
+    assert ((embed(texts, batch_size=2, workers=2, more_after=never) * ramped).sum(axis=1) > 0.9999).all()
+
+
 def test_a_process_stops_at_once_and_cleanly_during_a_bulk_embedding_in_the_background():
     """The app builds its vector index in a background thread. Stopping it mid-build must neither
     wait for the build (a minute, with a thread pool, whose threads are joined at exit) nor abort
