@@ -35,27 +35,30 @@ def confidence_words(probability: float) -> str:
     return "High" if probability >= HIGH_CONFIDENCE else "Moderate"
 
 
-def ordered_evidence(ranked: RankedDisease) -> tuple[list[str], list[str]]:
-    """(the lines for the parts that raise its score, heaviest first; every other line, in its order). The
-    ranker writes one line per part of the score, in the parts' order (diagnosis/ranker.py `_score`), after an
-    option's link line; the lines it adds after those (a group, a twin entry) weigh nothing of their own."""
+def ordered_evidence(ranked: RankedDisease) -> tuple[list[str], list[str], list[str]]:
+    """Its evidence lines as (for the parts that raise its score, heaviest first; lines that weigh nothing of
+    their own, in their order; for the parts that lower it). The ranker writes one line per part of the score, in
+    the parts' order (diagnosis/ranker.py `_score`), after an option's link line; the lines it adds after those
+    (a group, a twin entry) weigh nothing of their own."""
     lines = [line for line in ranked.evidence if line.strip()]
     start = 1 if lines and lines[0].startswith(OPTION_LINE) else 0
     weights = list(ranked.parts.values())
     paired = lines[start:start + len(weights)]
     if len(paired) < len(weights):  # not written part by part: its own order
-        return [], lines
+        return [], lines, []
     heaviest = sorted((i for i, weight in enumerate(weights) if weight > 0), key=lambda i: -weights[i])
     supporting = [paired[i] for i in heaviest]
-    return supporting, [line for line in lines if line not in supporting]
+    against = [line for line, weight in zip(paired, weights, strict=True) if weight < 0]
+    neutral = [line for line in lines if line not in supporting and line not in against]
+    return supporting, neutral, against
 
 
 def facts_behind(ranked: RankedDisease) -> list[str]:
-    """The summary's facts: the heaviest supporting lines, MOST_FACTS at most, topped up to FEWEST_FACTS from
-    the others where the evidence has them."""
-    supporting, others = ordered_evidence(ranked)
+    """The summary's facts: the heaviest supporting lines, MOST_FACTS at most, topped up to FEWEST_FACTS with
+    lines that weigh nothing of their own where the evidence has them (never with one against it)."""
+    supporting, neutral, _ = ordered_evidence(ranked)
     facts = supporting[:MOST_FACTS]
-    return facts + others[:max(0, FEWEST_FACTS - len(facts))]
+    return facts + neutral[:max(0, FEWEST_FACTS - len(facts))]
 
 
 def confidence_markdown(result: PipelineResult) -> str:
@@ -112,8 +115,7 @@ def differential_markdown(result: PipelineResult) -> str:
 
 def _evidence_cell(ranked: RankedDisease) -> str:
     """The heaviest line; with more, a row that opens to all of them."""
-    supporting, others = ordered_evidence(ranked)
-    lines = [*supporting, *others]
+    lines = [line for group in ordered_evidence(ranked) for line in group]
     if len(lines) <= 1:
         return text(lines[0]) if lines else ""
     rest = "<br>".join(f"• {text(line)}" for line in lines[1:])
