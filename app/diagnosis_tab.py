@@ -137,6 +137,7 @@ def _wire_form(pipeline: Pipeline, access: Access, form: list, options_group, se
     packet_file, packet_fill, packet_read = packet
     age, sex, _, gene, variant, phenotypes = form[:6]
     filled = [age, sex, gene, variant, phenotypes, packet_read]
+    checked = {"validator": packet_checks, "api_visibility": "private"}  # a validator runs on queued events only
     packet_file.upload(bind(read_upload, access), packet_file, phenopacket, **private).success(
-        bind(fill_form, pipeline, access), phenopacket, filled, validator=packet_checks, **private)
-    packet_fill.click(bind(fill_form, pipeline, access), phenopacket, filled, validator=packet_checks, **private)
+        bind(fill_form, pipeline, access), phenopacket, filled, **checked)
+    packet_fill.click(bind(fill_form, pipeline, access), phenopacket, filled, **checked)

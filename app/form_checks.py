@@ -71,11 +71,12 @@ def question_checks(pipeline: Pipeline, question, mode, backend, temperature) ->
     return said_at(QUESTION_FIELDS, None)
 
 
-def packet_checks(phenopacket) -> list[dict]:
-    """A pasted or uploaded phenopacket, before it is read into the form: what is wrong with it, at it."""
+def packet_checks(phenopacket) -> dict:
+    """A pasted or uploaded phenopacket, before it is read into the form: what is wrong with it, at it. (One
+    input's check is one gr.validate, not a list of one: Gradio 6 would take a list of one as valid.)"""
     try:
         if str(phenopacket or "").strip():
             read_phenopacket(phenopacket)
     except InputError as e:
-        return said_at(("phenopacket",), e)
-    return said_at(("phenopacket",), None)
+        return said_at(("phenopacket",), e)[0]
+    return said_at(("phenopacket",), None)[0]

@@ -116,7 +116,7 @@ def test_a_description_alone_is_something_to_diagnose_from_and_a_good_form_passe
                      DIAGNOSIS_FIELDS) == {}
     assert _at_fault(diagnosis_checks(pipeline, *CHD7.values(), *SETTINGS), DIAGNOSIS_FIELDS) == {}
     packet = json.dumps({"id": "p1", "subject": {"id": "s"}, "phenotypicFeatures": []})
-    assert "lists no HPO finding" in _at_fault(packet_checks(packet), ("phenopacket",)).get("phenopacket", "")
+    assert "lists no HPO finding" in _at_fault([packet_checks(packet)], ("phenopacket",)).get("phenopacket", "")
     assert list(_at_fault(question_checks(pipeline, " ", *SETTINGS), ("question", "m", "b", "t"))) == ["question"]
 
 

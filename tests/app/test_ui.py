@@ -10,7 +10,7 @@ from PIL import Image
 
 from app.__main__ import default_host, default_port, limit_malloc_arenas, parse_args
 from app.evidence_plot import MAX_PER_COLUMN, evidence_graph, render_png
-from app.ui import MODE_CHOICES, PAGE_DIAGNOSIS, ask, build_demo, diagnose
+from app.ui import MODE_CHOICES, ask, build_demo, diagnose
 from app.ui_examples import example_label, phenotype_choices, publication_examples
 from app.ui_format import PUBMED, RANKED_HEADERS, ranked_table, triple_rows
 from diagnosis.ranker import RankedDisease
