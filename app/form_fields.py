@@ -92,7 +92,7 @@ def parse_form_sex(value: object) -> str | None:
     sex = parse_sex(str(value))
     if sex is None:
         raise InputError(f"Sex {str(value)[:40]!r} is not understood: give female, male or unknown "
-                         "(or leave it empty).")
+                         "(or leave it empty).", "sex")
     return sex
 
 

@@ -81,14 +81,17 @@ def remember(access: Access, kind: str, values: list, answer: str, stored, reque
 
 
 def remembering(access: Access, kind: str) -> Callable:
-    """`remember` for one kind, taking the form's fields, the answer and the store one by one: Gradio
-    passes the request only to a function that names its parameters."""
+    """`remember` for one kind, taking the page's message (empty when the answer came: a request that failed
+    is not remembered), the form's fields, the answer and the store one by one: Gradio passes the request
+    only to a function that names its parameters."""
     def remember_kind(*args) -> tuple:
-        *values, answer, stored, request = args
+        failed, *values, answer, stored, request = args
+        if failed:
+            return (gr.skip(),) * 3
         return remember(access, kind, values, answer, stored, request)
 
     named = [inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-             for name in (*FIELDS[kind], "answer", "stored")]
+             for name in ("failed", *FIELDS[kind], "answer", "stored")]
     request = inspect.Parameter("request", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None,
                                 annotation=gr.Request)
     remember_kind.__signature__ = inspect.Signature([*named, request])

@@ -23,7 +23,7 @@ from app import signin
 from app.about import ner_in_use
 from app.access import Access
 from app.exports import is_private_export
-from app.ui_format import APP_CSS
+from app.page_style import PAGE_STYLE
 from service.pipeline import Pipeline
 
 GRADIO_API = "/gradio_api/"  # its file routes: file={path} and the older file/{path}
@@ -93,7 +93,7 @@ def build_app(pipeline: Pipeline, access: Access, demo: gr.Blocks) -> FastAPI:
         return JSONResponse(body, status_code=status)
 
     # With anonymous use off, Gradio answers 401 to any request that `gradio_user` lets not in.
-    app = gr.mount_gradio_app(app, demo, path="", ssr_mode=False, footer_links=["api", "gradio"], css=APP_CSS,
+    app = gr.mount_gradio_app(app, demo, path="", ssr_mode=False, footer_links=["api", "gradio"], **PAGE_STYLE,
                               auth_dependency=None if access.anonymous else access.gradio_user,
                               max_file_size=settings.max_upload_bytes, show_error=False,
                               allowed_paths=[str(access.exports.files)], app_kwargs={"openapi_url": None})

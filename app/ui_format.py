@@ -18,38 +18,19 @@ from service.answers import linked_names
 from service.pipeline import PipelineResult
 
 PUBMED = "https://pubmed.ncbi.nlm.nih.gov/{}/"
-# The ranked table: these columns always, and between score and id a column per family of evidence that
-# speaks in this answer (each kind's weighted part summed within its family: fifteen kinds side by side are
-# wider than the page; each kind's part is in the evidence column, the answer and the TSV export), the
-# option column for a selective question. Each column as wide as its header or its values at 1,400 px, the
-# evidence column the rest (tests/app/test_browser_ask.py).
+# The API's ranked table (/diagnose's third output): these columns always, and between score and id a column per
+# family of evidence that speaks in this answer (each kind's weighted part summed within its family; each kind's
+# part is in the evidence column and the TSV export), the option column for a selective question. The page shows
+# the same as a differential whose rows open (app/answer_view.py).
 PART_COLUMNS = {"gene": ("gene", "specific"), "variant": ("variant",),
                 "findings": ("phenotype", "annotated", "profile", "exact", "breadth", "cardinal", "contradicted"),
                 "like patients": ("patients", "lookalikes"), "literature": ("cases", "published"),
                 "age, sex": ("patient",), "elimination": (ELIMINATION,)}
 RANKED_HEADERS = ["#", "disease", "score", *PART_COLUMNS, "option", "id", "evidence"]  # every column it may have
 EMPTY_RANKED = ["#", "disease", "score", "id", "evidence"]  # before the first answer
-_WIDTHS = {"#": "40px", "disease": "190px", "score": "68px", "option": "64px", "id": "116px", "evidence": "204px",
-           "gene": "60px", "variant": "78px", "findings": "82px", "like patients": "116px", "literature": "92px",
-           "age, sex": "82px", "elimination": "104px"}  # each measured in the browser at 12 px, with the sort mark
-# One line per row (the evidence in full is in the answer above) but for the rank and the name, which wrap
-# rather than being cut; headers never broken or cut, in the
-# page's sans-serif at a compact size (the monospace default needs ~100 px more than a 1,400 px page has).
-APP_CSS = """
-#diag-ranked th, #diag-ranked th *, #diag-ranked td, #diag-ranked td * { font-family: var(--font) !important;
-  font-size: 12px !important; }
-#diag-ranked th, #diag-ranked th * { white-space: nowrap !important; word-break: keep-all !important;
-  overflow-wrap: normal !important; text-overflow: clip !important; }
-#diag-ranked th { padding-left: 6px !important; padding-right: 6px !important; }
-#diag-ranked td { padding: 2px 6px !important; }
-#diag-ranked [role=gridcell][data-col="0"], #diag-ranked [role=gridcell][data-col="0"] *,
-#diag-ranked [role=gridcell][data-col="1"], #diag-ranked [role=gridcell][data-col="1"] * {
-  white-space: normal !important; overflow-wrap: anywhere !important; text-overflow: clip !important;
-  overflow: visible !important; }
-"""
 TRIPLE_HEADERS = ["head", "relation", "tail", "source", "PMID"]
 TRIPLE_TYPES = ["str", "str", "str", "str", "markdown"]
-TRIPLE_WIDTHS = ["30%", "12%", "30%", "13%", "15%"]
+TRIPLE_WIDTHS = ["27%", "16%", "27%", "15%", "15%"]
 MAX_TRIPLE_ROWS = 300
 _ENTITY = re.compile(r"&(?=#?\w+;)")  # an '&' that would start an entity
 _MARKDOWN_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]<>()#+-.!|~"})
@@ -75,11 +56,6 @@ def ranked_table(result: PipelineResult) -> pd.DataFrame:
         rows.append([marker, plain(ranked.title), round(ranked.score, 3), *parts, *option,
                      ids or ("not in graph" if not ranked.in_graph else ""), plain("; ".join(ranked.evidence))])
     return pd.DataFrame(rows, columns=columns)
-
-
-def ranked_widths(columns) -> list[str]:
-    """Each column's width: as wide as its header or its values."""
-    return [_WIDTHS[name] for name in columns]
 
 
 def triple_rows(result: PipelineResult) -> list[list[str]]:

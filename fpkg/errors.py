@@ -26,9 +26,14 @@ class SettingsError(FpkgError, ValueError):
 
 
 class InputError(FpkgError, ValueError):
-    """Input the user has to correct; the message says what and how."""
+    """Input the user has to correct; the message says what and how, and `field` names the input at fault
+    where one is ("age", "description", ...: the page shows the message there)."""
 
     exit_code = EXIT_USER_ERROR
+
+    def __init__(self, message: str = "", field: str | None = None):
+        super().__init__(message)
+        self.field = field
 
 
 class AccessDenied(FpkgError):

@@ -34,14 +34,14 @@ def read_phenopacket(text: object) -> PublishedPatient:
     size = len(raw.encode("utf-8"))
     if size > MAX_PHENOPACKET_BYTES:
         raise InputError(f"The phenopacket is {size:,} bytes; the limit is {MAX_PHENOPACKET_BYTES:,} "
-                         "(one patient's phenopacket is a few kB).")
+                         "(one patient's phenopacket is a few kB).", "phenopacket")
     try:
         packet = parse_phenopacket(raw, "The phenopacket", diagnosed=False)
     except PhenopacketError as e:
-        raise InputError(f"{e}. Give one GA4GH Phenopacket v2 as JSON.") from None
+        raise InputError(f"{e}. Give one GA4GH Phenopacket v2 as JSON.", "phenopacket") from None
     if not packet.present:
         raise InputError("The phenopacket lists no present finding (only excluded ones): there is nothing to "
-                         "diagnose from.")
+                         "diagnose from.", "phenopacket")
     return packet
 
 
@@ -71,7 +71,7 @@ def check_description(text: object) -> str:
     description = clean_text(text)
     if len(description) > MAX_DESCRIPTION_CHARS:
         raise InputError(f"The description is {len(description):,} characters long; the limit is "
-                         f"{MAX_DESCRIPTION_CHARS:,}. Shorten it: nothing was read.")
+                         f"{MAX_DESCRIPTION_CHARS:,}. Shorten it: nothing was read.", "description")
     return description
 
 

@@ -150,3 +150,18 @@ def test_the_users_command_adds_lists_and_removes(tmp_path, monkeypatch, capsys)
     assert app_main(["users", "remove", "cara"]) == 2
     audit = (tmp_path / "state" / "audit.jsonl").read_text()
     assert audit.count("user added") == 2 and audit.count("user removed") == 1
+
+
+def test_a_tab_is_shown_only_to_the_roles_that_may_use_it(access):
+    from app.account_tab import account_line, tabs_for
+
+    def shown(request) -> tuple[bool, bool]:
+        curate, admin = tabs_for(access, request)
+        return curate["visible"], admin["visible"]
+
+    assert shown(SimpleNamespace(cookies={})) == (False, False)  # a visitor: neither Curate nor Admin
+    assert shown(signed_in(access, "vera")) == (False, False)
+    assert shown(signed_in(access, "cara")) == (True, False)
+    assert shown(signed_in(access, "ada")) == (True, True)
+    # the visitor is offered the sign-in in the page's top line instead
+    assert 'href="signin"' in account_line(access, SimpleNamespace(cookies={}))

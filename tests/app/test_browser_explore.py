@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.app_process import ARTIFACTS
-from tests.support.browser_support import field, toast_with
+from tests.support.browser_support import error_badges, field, field_message
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -48,6 +48,11 @@ def test_a_genes_sankey_is_drawn_clicked_and_exported(page, tmp_path):
     page.screenshot(path=str(ARTIFACTS / "app-explore.png"), full_page=True)
 
 
-def test_an_unknown_name_is_told_plainly(page):
+def test_an_unknown_name_is_told_plainly_at_the_name(page):
+    explore(page, "KDM6A")
+    page.locator("#explore-plot .sankey-node").first.wait_for()
     explore(page, "Qwertyuiop syndrome")
-    assert "No gene or disease named" in toast_with(page, "No gene or disease")
+    assert "No gene or disease named 'Qwertyuiop syndrome'" in field_message(page, "explore-name", "No gene or disease")
+    assert error_badges(page) == []
+    assert page.locator("#explore-plot .sankey-node").count() > 0  # the last figure is kept, not marked as failed
+    assert page.locator("#explore-message").inner_text().startswith("KDM6A (gene)")

@@ -1,7 +1,7 @@
 """Bad input through the running app (`python -m app` in a subprocess): the named endpoints with
 gradio_client, and a few cases typed into headless Chromium (marked `browser`). Refusals come back
-as the validation message, answers as answers, script in any field stays text, and the graph is
-unchanged afterwards.
+as the validation message (through the API a `gr.Error`; on the page the same message at the field at
+fault), answers as answers, script in any field stays text, and the graph is unchanged afterwards.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 from gradio_client import Client
 from gradio_client.exceptions import AppError
 
-from tests.support.browser_support import field, toast_with, wait_for_answer
+from tests.support.browser_support import error_badges, field, field_message, wait_for_answer
 from tests.support.hardening_support import unchanged_graph
 
 pytestmark = pytest.mark.slow
@@ -116,8 +116,8 @@ def test_odd_questions(client, question, expected):
 # ---- in the browser --------------------------------------------------------------------------------
 
 
-PANELS = ", ".join(f"#{panel} *" for panel in ("diag-answer", "diag-notices", "diag-ranked", "ask-answer",
-                                                 "ask-notices"))
+PANELS = ", ".join(f"#{panel} *" for panel in ("diag-answer", "diag-notices", "diag-summary", "diag-differential",
+                                                 "ask-answer", "ask-notices"))
 # Elements in the answer panels that could run code: scripts, frames, any on* handler attribute.
 ACTIVE_CONTENT = f"""() => [...document.querySelectorAll("{PANELS}")]
     .filter(e => ["SCRIPT", "IFRAME", "OBJECT", "EMBED"].includes(e.tagName)
@@ -148,8 +148,9 @@ def test_script_in_the_form_never_runs(page):
 @pytest.mark.browser
 def test_user_text_in_the_answer_is_shown_as_text(page):
     fill_hostile_case(page)
-    assert page.locator("#diag-answer img").count() == 0
+    assert page.locator("#diag-answer img, #diag-summary img, #diag-differential img").count() == 0
     assert "<img src=x" in page.locator("#diag-answer").inner_text()
+    assert "option A: <img src=x onerror=alert(2)>" in page.locator("#diag-differential").inner_text()
 
 
 @pytest.mark.browser
@@ -169,11 +170,12 @@ def test_bad_input_in_the_browser_is_explained(page):
     field(page, "diag-age").fill("-5")
     field(page, "diag-gene").fill("CHD7")
     page.locator("#diag-submit").click()
-    assert "give an age from 0 to 130" in toast_with(page, "-5 years is not possible")
+    assert "give an age from 0 to 130" in field_message(page, "diag-age", "-5 years is not possible")
     page.get_by_role("tab", name="Ask").click()
     field(page, "ask-question").fill("\u200b \u200b")
     page.locator("#ask-submit").click()
-    assert "question is empty" in toast_with(page, "question is empty")
+    assert "question is empty" in field_message(page, "ask-question", "question is empty")
+    assert error_badges(page) == []  # said at the field alone
     assert "Traceback" not in page.content()
 
 
@@ -182,8 +184,8 @@ def test_markup_in_an_error_message_is_shown_as_typed(page):
     field(page, "diag-age").fill("<b>five</b><img src=x onerror=alert('x')>")  # no digit: not an age
     field(page, "diag-gene").fill("CHD7")
     page.locator("#diag-submit").click()
-    assert "<b>five</b><img src=x onerror" in toast_with(page, "is not a number of years")
-    assert page.locator("[data-testid='toast-body'] b, [data-testid='toast-body'] img").count() == 0
+    assert "<b>five</b><img src=x onerror" in field_message(page, "diag-age", "is not a number of years")
+    assert page.locator("#diag-age .validation-error b, #diag-age .validation-error img").count() == 0
     assert page.dialogs == []
 
 

@@ -11,9 +11,9 @@ from PIL import Image
 
 from app.__main__ import default_host, default_port, limit_malloc_arenas, parse_args
 from app.evidence_plot import MAX_PER_COLUMN, evidence_graph, render_png
-from app.ui import MODE_CHOICES, ask, build_demo, diagnose, fit_ranked_columns
+from app.ui import MODE_CHOICES, ask, build_demo, diagnose
 from app.ui_examples import example_label, phenotype_choices, publication_examples
-from app.ui_format import PUBMED, RANKED_HEADERS, ranked_table, ranked_widths, triple_rows
+from app.ui_format import PUBMED, RANKED_HEADERS, ranked_table, triple_rows
 from diagnosis.ranker import RankedDisease
 from fpkg.errors import InputError, SettingsError
 from retrieval.result import Link, Triple
@@ -92,7 +92,6 @@ def test_tables_keep_the_graphs_order_mark_the_answer_and_link_pmids():
     # only the families that speak in this answer, in the order of every column it may have; no option column
     assert list(table.columns) == ["#", "disease", "score", "gene", "findings", "literature", "id", "evidence"]
     assert [c for c in RANKED_HEADERS if c in table.columns] == list(table.columns)
-    assert len(ranked_widths(table.columns)) == len(table.columns)
     assert triple_rows(result)[0][4] == f"[123]({PUBMED.format(123)}), [456]({PUBMED.format(456)})"
 
 
@@ -127,7 +126,6 @@ def test_diagnose_handler_streams_the_panel(pipeline):
     # gene, published variant and phenotypes agree: the calibrated confidence is high
     assert confidence.startswith("Confidence ") and "Low" not in confidence
     assert ranked["disease"][0] == "CHARGE syndrome" and triples and "MATCH" in cypher
-    assert len(fit_ranked_columns(ranked)["column_widths"]) == len(ranked.columns)
     assert picture is not None and Image.open(picture).size[0] > 300  # a PNG file, drawn once per evidence
     again = list(diagnose(pipeline, *CHD7.values(), "cypher", "grounded", 0.0))
     assert len(again) == 1 and again[0][5] == picture  # the same evidence: one message, the same picture
