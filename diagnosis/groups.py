@@ -10,8 +10,10 @@ When the findings do not tell a group's members apart (no gene, or a gene that c
 and the best two within `SEPARATES` of the best's score) the group is shown first, at its best member's place,
 with its members ranked under it (`collapse`). A member is shown in the group a clinician would name
 (`named_group`): of the groups above it, the one whose name shares most words with the member's, then
-the smallest, never any ancestor. A "group" of one subclass is that disease: it is never said to be a
-group, and it folds into its one member when both are ranked.
+the smallest, never any ancestor. A member the gene causes shown in place of its group stands at the better of
+the two scores, and says so. A "group" of one subclass is that disease: it is never said to be a
+group, and it folds into its one member when both are ranked. An OMIM phenotype entry (OMIM:154700, Marfan
+syndrome) is a disease, whatever subclasses MONDO gives it: never a group here, always shown as itself.
 """
 
 from __future__ import annotations
@@ -56,9 +58,14 @@ class DiseaseGroups:
             groups.titles[row["group"]] = f"{row['name']} ({row['did']})" if row["did"] else row["name"]
             groups.names[row["group"]], groups.ids[row["group"]] = row["name"] or "", row["did"]
         for group in direct:
+            if _is_omim_entry(groups.ids.get(group)):
+                continue
             groups.members[group] = _below(group, direct)
             for member in groups.members[group]:
                 groups.groups_of.setdefault(member, set()).add(group)
+        for group in [g for g, did in groups.ids.items() if _is_omim_entry(did)]:
+            for table in (groups.size, groups.titles, groups.names, groups.ids):
+                table.pop(group, None)
         return groups
 
     def is_group(self, node: int | None) -> bool:
@@ -83,13 +90,22 @@ class DiseaseGroups:
         for i, entry in enumerate(ranked):
             if i in shown_at:
                 member, group = shown_at[i], chosen[shown_at[i]]
-                out.append(replace(ranked[member], group=self.titles.get(ranked[group].node_id, ranked[group].name),
-                                   group_node=ranked[group].node_id,
-                                   evidence=[*ranked[member].evidence,
-                                             f"the patient's gene causes it, in the group {ranked[group].name}"]))
+                out.append(self._member_shown(ranked[member], ranked[group]))
             elif i not in hidden:
                 out.append(self._labelled(entry))
         return out
+
+    def _member_shown(self, member, group):
+        """A member the gene causes, shown in place of its ranked group: with the group beside it only where
+        the member is named after it (Noonan syndrome 1 in Noonan syndrome; never Costello syndrome in familial
+        hypertrophic cardiomyopathy, a class MONDO puts it in for one of its signs)."""
+        if not _words(member.name) & _words(group.name):
+            return member
+        said = f"the patient's gene causes it, in the group {group.name}"
+        if group.score > member.score:  # the group's standing is the member's: the row says so
+            said += f", and it stands at the group's score ({group.score:.2f}; its own {member.score:.2f})"
+        return replace(member, group=self.titles.get(group.node_id, group.name), group_node=group.node_id,
+                       score=max(member.score, group.score), evidence=[*member.evidence, said])
 
     def note(self, store: GraphStore, node: int | None) -> str | None:
         """'Kabuki syndrome is a group of 2 diseases in MONDO: ...' for a group node, else None."""
@@ -178,6 +194,11 @@ class DiseaseGroups:
             return entry
         return replace(entry, members=size, evidence=[*entry.evidence, f"a group of {size} diseases in MONDO: "
                                                                          "the gene tells which member"])
+
+
+def _is_omim_entry(disease_id: str | None) -> bool:
+    """An OMIM phenotype entry (not an OMIMPS series): a disease a clinician names, not a group."""
+    return bool(disease_id) and disease_id.startswith("OMIM:")
 
 
 def _words(name: str) -> set[str]:

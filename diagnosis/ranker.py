@@ -257,7 +257,8 @@ class DiagnosisRanker:
             return self._rank_options(case.options, prepared.option_links, scored, found.gene, case.gene, weights)
         ordered = merge_twins(sorted(scored.values(), key=_order), self.twin_of)
         caused = set(found.graph.gene_sources) if found.gene is not None else set()
-        return self.groups.collapse(self.groups.resolve(ordered, caused), caused)[:TOP_N], []
+        shown = self.groups.collapse(self.groups.resolve(ordered, caused), caused)
+        return sorted(shown, key=_order)[:TOP_N], []  # one order: a group stands at its own score
 
     def _add_nearest_patients(self, diagnosis: Diagnosis, prepared: PreparedCase) -> None:
         """The published patients most like the case, for the first diseases ranked, as triples too

@@ -14,7 +14,7 @@ CLINICAL_SYNONYMS: dict[str, str] = {
     "sunken breastbone": "HP:0000767",
     # skin and joints
     "stretchy skin": "HP:0000974", "overstretchable skin": "HP:0000974", "loose joints": "HP:0001382",
-    "lax joints": "HP:0001382", "bendy joints": "HP:0001382",
+    "lax joints": "HP:0001382", "bendy joints": "HP:0001382", "lentigines": "HP:0001003",
     # growth
     "very tall": "HP:0000098", "tall for age": "HP:0000098", "short for age": "HP:0004322",
     # mouth, teeth, nose

@@ -41,7 +41,7 @@ _COORDINATED = re.compile(r"\b(?:and|or|nor|no|not|without|absent|absence|negati
 _BREAK = re.compile(r"[^\s\-/'’]")  # what no name runs over in free text: punctuation but hyphens and slashes
 
 
-NAMES_FORMAT = 12  # of the cached name keys
+NAMES_FORMAT = 13  # of the cached name keys
 _NAMED_ID = re.compile(r"\(\s*(HP[:_]\d{7})\s*\)\s*$", re.IGNORECASE)  # "Hypotonia (HP:0001252)"
 
 

@@ -45,6 +45,7 @@ DERIVED = {
     "reduce": "decrease", "elevated": "increase", "raised": "increase", "low": "decrease", "high": "increase",
     "recurrent": "recurrent", "repeated": "recurrent", "developmental": "development", "retardation": "delay",
     "retarded": "delay", "conduction": "conductive", "deficiency": "disability", "valvular": "valve",
+    "hypermobile": "hypermobility", "hyperextensible": "hyperextensibility", "lax": "laxity",
     # the adjective of a part as the part ("pits in the palms" are palmar pits)
     "palmar": "palm", "plantar": "sole", "digital": "digit", "renal": "kidney", "cardiac": "heart", "oral": "mouth",
     "dental": "tooth", "labial": "lip", "lingual": "tongue", "ocular": "eye", "palpebral": "eyelid",

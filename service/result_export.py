@@ -33,7 +33,7 @@ def differential_tsv(ranked: list[RankedDisease], shares: dict[int, list[float]]
     writer.writerow([*PHEVAL_COLUMNS, "rank", *PART_NAMES, *(f"finding: {name}" for name in findings), "knowledge"])
     for rank, disease in enumerate(ranked, start=1):
         per_finding = shares.get(disease.node_id) or [0.0] * len(findings)
-        writer.writerow([disease.title, disease.disease_id or "", round(disease.score, 4), rank,
+        writer.writerow([disease.name, disease.disease_id or "", round(disease.score, 4), rank,
                          *(round(disease.parts.get(kind, 0.0), 4) for kind in PART_NAMES),
                          *(round(share, 4) for share in per_finding), knowledge])
     return out.getvalue()
@@ -66,7 +66,7 @@ def interpretation_phenopacket(ranked: list[RankedDisease], case: DiagnosisCase,
     packet.meta_data.external_references.append(ExternalReference(id=PRODUCER, description=f"knowledge: {knowledge}"))
     subject = packet.subject.id or packet.id
     for rank, disease in enumerate(ranked, start=1):
-        diagnosis = Diagnosis(disease=OntologyClass(id=disease.disease_id or "", label=disease.title))
+        diagnosis = Diagnosis(disease=OntologyClass(id=disease.disease_id or "", label=disease.name))
         if case.gene and "gene" in disease.parts:
             diagnosis.genomic_interpretations.append(GenomicInterpretation(
                 subject_or_biosample_id=subject, interpretation_status=GenomicInterpretation.CANDIDATE,

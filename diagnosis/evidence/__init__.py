@@ -17,6 +17,7 @@ from diagnosis.evidence.contradictions import Contradictions
 from diagnosis.evidence.gene_link import GeneLink
 from diagnosis.evidence.literature import LiteraturePrior
 from diagnosis.evidence.lookalikes import LookAlikes
+from diagnosis.evidence.missing_cardinal import MissingCardinal
 from diagnosis.evidence.patient_fit import PatientFit
 from diagnosis.evidence.prevalence import Prevalence
 from diagnosis.evidence.profile_exact import ProfileExact
@@ -28,8 +29,9 @@ from diagnosis.evidence.variant import PublishedVariant
 WEIGHTS_PATH = Path(__file__).with_name("weights.json")
 # in the order their parts are shown
 KINDS: tuple[EvidenceKind, ...] = (GeneLink(), PublishedVariant(), AnnotationMatch(), AnnotatedExact(), ProfileMatch(),
-                                   ProfileExact(), Breadth(), CardinalFindings(), SimilarPatients(), LookAlikes(),
-                                   Contradictions(), PatientFit(), LiteraturePrior(), Prevalence(), SpecificEntry())
+                                   ProfileExact(), Breadth(), CardinalFindings(), MissingCardinal(), SimilarPatients(),
+                                   LookAlikes(), Contradictions(), PatientFit(), LiteraturePrior(), Prevalence(),
+                                   SpecificEntry())
 # the patient's gene known to the graph; else facial findings alone, or findings beside the face too
 WEIGHT_SETS = ("gene", "face", "findings")
 

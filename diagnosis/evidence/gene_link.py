@@ -1,8 +1,14 @@
 """The patient's gene is linked to the disease: by HPO, by a published variant (FPKG's or a published
-patient's), by published patients' papers, or as a group whose member the gene causes."""
+patient's), by published patients' papers, or as a group whose member the gene causes.
+
+HPO records no kind of link (causal, susceptibility, somatic), so the disease says it: one that is not a
+syndrome a child is seen for (`diagnosis.disease_kind`) and explains little of a well-described case counts
+the link for the share of the findings it explains, not in full: a gene's cancer or autoimmune disease does not
+rank beside its syndromes on the strength of the link alone."""
 
 from __future__ import annotations
 
+from diagnosis.disease_kind import EXPLAINS_LITTLE, MIN_FINDINGS, explained, kind_of
 from diagnosis.evidence.base import CaseEvidence, EvidenceKind, Part
 
 
@@ -12,5 +18,32 @@ class GeneLink(EvidenceKind):
     def part(self, disease: int, case: CaseEvidence) -> Part | None:
         if case.gene is None or disease not in case.graph.gene_sources:
             return None
-        sources = ", ".join(sorted(case.graph.gene_sources[disease]))
-        return Part(1.0, f"{case.gene.name} is linked to {case.graph.name(disease)} ({sources})")
+        name = case.graph.name(disease)
+        line = f"{case.gene.name} is linked to {name} ({', '.join(sorted(case.graph.gene_sources[disease]))})"
+        share, why = link_share(disease, case)
+        return Part(share, f"{line}; {why}" if why else line)
+
+
+def link_share(disease: int, case: CaseEvidence) -> tuple[float, str]:
+    """How much the gene's link to the disease counts (1, or the share of the findings it explains) and, when
+    less, why; the same for every part that rests on the link alone (`specific_entry`)."""
+    known = case.extra.setdefault("link_share", {})
+    if disease not in known:
+        unlike = _unlike(disease, case.graph.name(disease), case)
+        known[disease] = (1.0, "") if unlike is None else (
+            unlike[1] / len(case.present), f"but it is {unlike[0]} and explains {unlike[1]} of the "
+                                           f"{len(case.present)} findings: the link counts for that share")
+    return known[disease]
+
+
+def _unlike(disease: int, name: str, case: CaseEvidence) -> tuple[str, int] | None:
+    """(what the disease is, the findings it explains) when it is no syndrome and explains little."""
+    if len(case.present) < MIN_FINDINGS:
+        return None
+    knowledge = case.knowledge
+    annotated = knowledge.profiles.terms(disease, case.hold_out)
+    shown = explained(case.present, annotated, knowledge.ontology)
+    if shown > EXPLAINS_LITTLE * len(case.present):
+        return None
+    kind = kind_of(name, knowledge.profiles.onsets(disease, case.hold_out), annotated, knowledge.ontology)
+    return (kind, shown) if kind else None

@@ -21,5 +21,12 @@ class SimilarPatients(EvidenceKind):
             return None
         best = nearest[0]
         return Part(best.similarity, f"its published patient most like this one: similarity {best.similarity:.2f} "
-                                     f"({best.patient.sid}, {len(best.shared)} findings shared)"
+                                     f"({best.patient.sid}, {_shared(len(best.shared))})"
                                      + (f", then {nearest[1].similarity:.2f}" if len(nearest) > 1 else ""))
+
+
+def _shared(count: int) -> str:
+    """What the similarity rests on: findings the two share, or (none the same) findings alike."""
+    if count == 0:
+        return "through findings alike, none the same"
+    return f"{count} finding{'s' if count > 1 else ''} the same"

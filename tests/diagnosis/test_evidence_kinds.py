@@ -59,3 +59,30 @@ def test_members_that_share_their_gene_are_not_said_to_be_told_apart_by_it():
     lines = told_apart(members, {10: ("GENEA",), 11: ("GENEA",)}, PROFILES, [""] * 10)
     assert lines[0].startswith("all share GENEA: the gene does not tell them apart")
     assert not any("tells them apart" in line for line in lines)
+
+
+def test_a_cardinal_finding_not_given_counts_against_the_disease_and_one_said_absent_twice(pipeline):
+    from diagnosis.evidence.missing_cardinal import LACKING, MissingCardinal
+
+    ontology = pipeline.ranker.ontology
+    term = ontology.index_of_hpo
+    syndactyly, broad_thumb = term["HP:0001159"], term["HP:0011304"]
+    others = [term["HP:0001363"], term["HP:0000316"]]  # craniosynostosis, hypertelorism
+    knowledge = Knowledge(ontology, pipeline.ranker.profiles, None, {1: (syndactyly, broad_thumb)})
+    total = float(ontology.ic[syndactyly] + ontology.ic[broad_thumb])
+
+    def part(present, absent=()):
+        evidence = CaseEvidence(knowledge, list(present), list(absent), None, [], NOTHING_HELD_OUT, True, None,
+                                np.zeros(0))
+        return MissingCardinal().part(1, evidence)
+
+    unstated = part([broad_thumb, *others])
+    assert unstated.value == pytest.approx(-ontology.ic[syndactyly] / total)
+    assert "1 not given (Syndactyly)" in unstated.line
+    lacking = part([broad_thumb, *others], absent=[syndactyly])
+    assert lacking.value == pytest.approx(-LACKING * ontology.ic[syndactyly] / total)
+    assert "1 said absent (Syndactyly)" in lacking.line
+    # said more generally (an abnormality of the digits), or more specifically (toe syndactyly): not missing
+    assert part([term["HP:0011297"], broad_thumb, *others]) is None
+    assert part([term["HP:0001770"], broad_thumb, *others]) is None
+    assert part([broad_thumb, others[0]]) is None  # two findings say too little of what is left out

@@ -15,12 +15,22 @@ GROUPS = DiseaseGroups(members={10: {11, 12}}, size={10: 14}, titles={10: "Noona
 
 
 def test_a_group_gives_way_to_the_member_the_gene_causes_at_the_better_place():
-    out = GROUPS.resolve([ranked("Noonan syndrome", 10, 3.0), ranked("Other", 5, 2.0), ranked("NS9", 12, 1.0)],
-                         caused={12})
+    out = GROUPS.resolve([ranked("Noonan syndrome", 10, 3.0), ranked("Other", 5, 2.0),
+                          ranked("Noonan syndrome 9", 12, 1.0)], caused={12})
     assert [(r.node_id, r.group, r.group_node) for r in out] == [(12, "Noonan syndrome (ORPHA:648)", 10),
                                                                  (5, None, None)]
-    assert out[0].score == 1.0  # no fact moves between a group and its member
-    assert out[0].title == "NS9, in the group Noonan syndrome (ORPHA:648)"
+    assert out[0].score == 3.0 and out[0].parts == {}  # it stands at its group's score, with its own parts
+    assert "it stands at the group's score (3.00; its own 1.00)" in out[0].evidence[-1]
+    assert out[0].title == "Noonan syndrome 9, in the group Noonan syndrome (ORPHA:648)"
+
+
+def test_a_member_not_named_after_its_group_is_shown_without_it():
+    """MONDO puts Costello syndrome among the familial hypertrophic cardiomyopathies (one of its signs): no
+    clinician reads it "in the group familial hypertrophic cardiomyopathy"."""
+    classes = DiseaseGroups(members={60: {61}}, size={60: 40}, titles={60: "familial hypertrophic cardiomyopathy"})
+    out = classes.resolve([ranked("familial hypertrophic cardiomyopathy", 60, 3.0),
+                           ranked("Costello syndrome", 61, 2.5)], caused={61})
+    assert [(r.node_id, r.group, r.title) for r in out] == [(61, None, "Costello syndrome")]
 
 
 def test_without_the_gene_the_group_stays_and_says_so():
