@@ -49,8 +49,9 @@ def normalise(text: str) -> str:
 
 def short_variant(details: str) -> str:
     """A variant's HGVS name without what follows it: 'c.3159C > G ,p.Cys1053Trp, in exon 26' →
-    'c.3159C > G' (FPKG's `details` run on with the protein change and the exon)."""
-    short = re.split(r"[;,]| \(| in exon", details or "")[0]
+    'c.3159C > G' (FPKG's `details` run on with the protein change and the exon; 'c.674G>A p.(Arg225Gln)'
+    -> 'c.674G>A')."""
+    short = re.split(r"[;,]| \(| in exon|\s+\[?p\.", details or "")[0]
     return " ".join(short.split()) or "unnamed variant"  # papers' odd spaces (U+2005) made plain
 
 

@@ -118,6 +118,8 @@ def _print_store_counts(store, report) -> None:
     schema = store.schema()
     _print_counter("relationships by pattern",
                    Counter({f"({s})-[:{t}]->({e})": n for s, t, e, n in schema.patterns}))
+    if report is not None:
+        _print_variants(report)
     if report is not None and report.with_hpo:
         _print_counter("FPKG nodes merged with HPO", Counter(report.merged))
         _print_counter("nodes added from HPO", Counter(report.added.get("nodes", {})))
@@ -126,6 +128,20 @@ def _print_store_counts(store, report) -> None:
                        Counter(report.added.get("relationships_merged", {})))
         _print_identity(report)
         _print_patients(report)
+
+
+def _print_variants(report) -> None:
+    """What the build made of FPKG's variant names (`kg_dump.variant_cleaning`), with examples."""
+    variants = report.variants
+    if not variants:
+        return
+    set_aside = ", ".join(f"{count} {kind}" for kind, count in sorted(variants["set_aside"].items())) or "none"
+    print(f"\nFPKG's variants: {variants['variants']} read; names rewritten in HGVS form {variants['rewritten']}; "
+          f"names set aside as no variant (the node kept unnamed) {set_aside}; nodes merged into one of the same "
+          f"variant, gene and paper {variants['merged']} ({variants['merged_spellings']} written differently), "
+          f"kept apart for another zygosity, disease or patient {variants['kept_apart']}")
+    for what, examples in variants["examples"].items():
+        print(f"  {what}: " + "; ".join(examples))
 
 
 def _print_patients(report) -> None:

@@ -21,8 +21,9 @@ from kg_dump.hpo_layer import load_hpo_layer, release_fingerprint
 from kg_dump.merge import merge_hpo, tag_fpkg_sources
 from kg_dump.phenopacket_store import StoreRead, read_store
 from kg_dump.sources import FPKG, MONDO, PHENOPACKET_STORE, hpo_folder, marker, phenopacket_store_sha256, source_folder
+from kg_dump.variant_cleaning import clean_variants
 
-BUILD_VERSION = 7  # bump when the graph's shape changes, to force a rebuild
+BUILD_VERSION = 8  # bump when the graph's shape changes, to force a rebuild (8: FPKG's variants cleaned)
 
 # (label, property) pairs that lookups and templates filter on.
 LOOKUP_INDEXES = [
@@ -46,6 +47,7 @@ class BuildReport:
     mondo_release: str = ""  # "" when the MONDO tables were not found: disease identity by names only
     identity: dict = field(default_factory=dict)  # what MONDO matched, grouped and corrected
     patients: dict = field(default_factory=dict)  # the published patients merged (phenopacket-store)
+    variants: dict = field(default_factory=dict)  # FPKG's variant names rewritten, set aside, merged
 
 
 def _inputs(settings: Settings, with_hpo: bool, hpo_dir: Path | None) -> dict:
@@ -76,6 +78,7 @@ def assemble_graph(settings: Settings, *, with_hpo: bool = True,
     report = BuildReport(with_hpo, _inputs(settings, with_hpo, hpo_dir))
     started = time.perf_counter()
     graph = read_dump(source_folder(settings, FPKG) / "FPKG.dump")
+    report.variants = clean_variants(graph).summary()
     tag_fpkg_sources(graph)
     report.seconds["read_dump"] = round(time.perf_counter() - started, 2)
     if with_hpo:

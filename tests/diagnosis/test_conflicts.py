@@ -46,11 +46,11 @@ def test_agreement_a_twin_or_no_hpo_link_at_all_is_no_conflict():
 def test_the_publication_miss_shows_the_carriers_second_disease(pipeline):
     result = pipeline.diagnose(BEALS_QUESTION)
     assert result.ranked[0].name != "Beals syndrome"  # the ranker's answer follows the FBN1 variant
-    assert ("⚠ Two diseases for one patient: FPKG's published patient with c.3159C > G (PMID 32534992) also "
-            "carries FBN2 c.2638G > A, recorded as causing Beals syndrome") in result.answer
+    assert ("⚠ Two diseases for one patient: FPKG's published patient with c.3159C>G (PMID 32534992) also "
+            "carries FBN2 c.2638G>A, recorded as causing Beals syndrome") in result.answer
     assert "HPO does not link FBN1 to Beals syndrome." in result.answer
     [shown] = [t for t in result.triples if t.source == "FPKG (conflict)"]
-    assert (shown.head, shown.tail, shown.pmids) == ("FBN2 c.2638G > A", "Beals syndrome", (32534992,))
+    assert (shown.head, shown.tail, shown.pmids) == ("FBN2 c.2638G>A", "Beals syndrome", (32534992,))
     # asked in the same round trip as the gene's evidence: one query, shown once
     [asked] = [run for run in result.cypher if "$variant" in run.query]
     assert asked.origin == "diagnosis:gene_evidence" and "$gene" in asked.query

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fpkg.names import keeps_identity, name_markers, without_abbreviation
+from fpkg.names import keeps_identity, name_markers, short_variant, without_abbreviation
 
 KNOWN = {"noonan", "syndrome", "ataxia", "alopecia", "with", "and", "kabuki", "fanconi", "anemia", "group",
          "complementation", "crouzon", "orofaciodigital", "bardet", "biedl", "type", "low", "set", "ear"}
@@ -39,3 +39,13 @@ def test_markers_and_abbreviations():
     assert name_markers(words) == ["j", "1dd", "xiv", "22"]
     assert without_abbreviation("Kabuki syndrome 1 (KS1)") == "Kabuki syndrome 1"
     assert without_abbreviation("Intellectual disorder 36; MRD36") == "Intellectual disorder 36"
+
+
+@pytest.mark.parametrize(("details", "short"), [
+    ("c.3159C>G, p.Cys1053Trp, in exon 26", "c.3159C>G"), ("c.1026C>G (C342W) in exon 10", "c.1026C>G"),
+    ("c.674G>A p.(Arg225Gln)", "c.674G>A"), ("c.3220T>C [p.(Cys1074Arg)]", "c.3220T>C"),  # the protein change apart
+    ("a 2.6 Mb deletion in 6q24.3–25.1", "a 2.6 Mb deletion in 6q24.3–25.1"), ("", "unnamed variant"),
+])
+def test_short_variant_is_the_change_alone(details, short):
+    """Explore draws a variant by this name: one change, one node, whatever followed it in the paper."""
+    assert short_variant(details) == short
