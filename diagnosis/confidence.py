@@ -26,11 +26,14 @@ MOST_CONFIDENT = 0.95
 NO_FINDING_MATCHED = 0.3
 FEATURES = ("margin", "gene", "variant", "cases", "gene_candidates", "similarity", "exact_share", "phenotypes",
             "information", "annotated", "selective", "patients", "cardinal", "published", "group", "explained")
-# one model per input shape: the patient's gene known to the graph, else findings alone, few (1-3) or more
-SHAPES = ("gene", "few_findings", "findings")
+# one model per input shape: the patient's gene known to the graph (one it links to several diseases apart: among
+# allelic disorders only the findings decide), else findings alone, few (1-3) or more
+SHAPES = ("gene", "allelic", "few_findings", "findings")
 FEW_FINDINGS = 3
-SHAPE_WORDS = {"gene": "the patient's gene and its findings", "few_findings": "few findings and no gene",
-               "findings": "the findings alone, no gene"}
+ALLELIC = 2  # diseases the gene is linked to, from which the findings must choose
+SHAPE_WORDS = {"gene": "the patient's gene and its findings",
+               "allelic": "the patient's gene, which causes several diseases, and its findings",
+               "few_findings": "few findings and no gene", "findings": "the findings alone, no gene"}
 
 
 def linked_findings(diagnosis) -> int:
@@ -41,7 +44,7 @@ def linked_findings(diagnosis) -> int:
 def case_shape(diagnosis) -> str:
     """The case's input shape (SHAPES): what its confidence is calibrated on."""
     if any(link.type == "GENE" and link.node_id is not None for link in diagnosis.links):
-        return "gene"
+        return "allelic" if diagnosis.gene_disorders >= ALLELIC else "gene"
     return "few_findings" if linked_findings(diagnosis) <= FEW_FINDINGS else "findings"
 
 

@@ -18,6 +18,7 @@ from retrieval.hold_out import HoldOut
 from retrieval.result import CypherRun, Triple
 
 TIMEOUT_MS = 3000
+MEMBERS_GENE = "a member's gene"  # the source of a group's link: the gene causes one of its members
 
 # The branches of a case's one query. Each returns every column, null where it has none, and its kind.
 GENE_DISEASES = ("MATCH (g:Genotype)-[r:Cause]->(d:Disease) WHERE g.nid = $gene "
@@ -124,7 +125,7 @@ def gather_evidence(store: GraphStore, profiles: DiseaseProfiles, *, gene_id: in
         evidence.case_total = len(samples)
         for disease in list(evidence.gene_sources):
             for group in (groups_of or {}).get(disease, ()):
-                evidence.gene_sources[group].add("a member's gene")
+                evidence.gene_sources[group].add(MEMBERS_GENE)
     candidates = (set(evidence.gene_sources) | set(evidence.case_diseases) | set(extra_diseases)
                   | set(phenotype_candidates))
     if not candidates:

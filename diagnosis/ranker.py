@@ -28,7 +28,7 @@ from diagnosis.phenotype_match import PATIENT_SIDE, PhenotypeMatcher
 from diagnosis.profile_match import ProfileMatcher
 from diagnosis.profiles import DiseaseProfiles
 from diagnosis.published_patients import CasePatients, NearestPatient, PublishedPatients
-from diagnosis.queries import gather_evidence
+from diagnosis.queries import MEMBERS_GENE, gather_evidence
 from diagnosis.told_apart import told_apart
 from diagnosis.twins import find_twins, merge_twins
 from fpkg.names import fold_name, without_abbreviation
@@ -128,6 +128,7 @@ class Diagnosis:
     conflicts: list[Conflict] = field(default_factory=list)  # facts that disagree (diagnosis/conflicts.py)
     information: float = 0.0  # the linked phenotypes' summed information content: how much they say
     gene_diseases: frozenset[int] = frozenset()  # what the knowledge links the gene to (a held-out paper's left out)
+    gene_disorders: int = 0  # of those, the diseases it is linked to itself (not a group through a member)
     # the published patients most like the case, for the first ranked diseases (disease node -> patients)
     nearest_patients: dict[int, list[NearestPatient]] = field(default_factory=dict)
 
@@ -185,6 +186,7 @@ class DiagnosisRanker:
                             if r.ranked_members else r for r in diagnosis.ranked]
         if prepared.evidence.gene is not None:
             diagnosis.gene_diseases = frozenset(evidence.gene_sources)
+            diagnosis.gene_disorders = sum(1 for sources in evidence.gene_sources.values() if sources != {MEMBERS_GENE})
         self._check_conflicts(diagnosis, evidence, prepared.phenotypes, hold_out)
         diagnosis.information = round(float(sum(self.ontology.ic[t] for t in prepared.evidence.present)), 4)
         values = confidence_features(diagnosis)

@@ -8,7 +8,7 @@ rank beside its syndromes on the strength of the link alone."""
 
 from __future__ import annotations
 
-from diagnosis.disease_kind import EXPLAINS_LITTLE, MIN_FINDINGS, explained, kind_of
+from diagnosis.disease_kind import BETTER_EXPLAINED, EXPLAINS_LITTLE, MIN_FINDINGS, explained, kind_of
 from diagnosis.evidence.base import CaseEvidence, EvidenceKind, Part
 
 
@@ -26,24 +26,46 @@ class GeneLink(EvidenceKind):
 
 def link_share(disease: int, case: CaseEvidence) -> tuple[float, str]:
     """How much the gene's link to the disease counts (1, or the share of the findings it explains) and, when
-    less, why; the same for every part that rests on the link alone (`specific_entry`)."""
+    less, why; the same for every part that rests on the link alone (`specific_entry`). Less only beside another
+    disease of the gene that explains the case well: the link to the cancer yields to the syndrome, not to
+    nothing (a patient of the gene's susceptibility entry whose annotations say little keeps its link)."""
     known = case.extra.setdefault("link_share", {})
     if disease not in known:
         unlike = _unlike(disease, case.graph.name(disease), case)
-        known[disease] = (1.0, "") if unlike is None else (
-            unlike[1] / len(case.present), f"but it is {unlike[0]} and explains {unlike[1]} of the "
-                                           f"{len(case.present)} findings: the link counts for that share")
+        if unlike is None or _best_explained(case) < BETTER_EXPLAINED * len(case.present):
+            known[disease] = (1.0, "")
+        else:
+            known[disease] = (unlike[1] / len(case.present),
+                              f"but it is {unlike[0]} and explains {unlike[1]} of the {len(case.present)} findings, "
+                              f"where another of the gene's diseases explains more: the link counts for that share")
     return known[disease]
+
+
+def _explained(disease: int, case: CaseEvidence) -> int:
+    """How many of the case's present findings the disease's annotations explain (once per case)."""
+    counts = case.extra.setdefault("explained", {})
+    if disease not in counts:
+        annotated = case.knowledge.profiles.terms(disease, case.hold_out)
+        counts[disease] = explained(case.present, annotated, case.knowledge.ontology)
+    return counts[disease]
+
+
+def _best_explained(case: CaseEvidence) -> int:
+    """The most findings any of the gene's diseases explains."""
+    if "best_explained" not in case.extra:
+        case.extra["best_explained"] = max((_explained(d, case) for d in case.graph.gene_sources), default=0)
+    return case.extra["best_explained"]
 
 
 def _unlike(disease: int, name: str, case: CaseEvidence) -> tuple[str, int] | None:
     """(what the disease is, the findings it explains) when it is no syndrome and explains little."""
     if len(case.present) < MIN_FINDINGS:
         return None
-    knowledge = case.knowledge
-    annotated = knowledge.profiles.terms(disease, case.hold_out)
-    shown = explained(case.present, annotated, knowledge.ontology)
+    shown = _explained(disease, case)
     if shown > EXPLAINS_LITTLE * len(case.present):
         return None
-    kind = kind_of(name, knowledge.profiles.onsets(disease, case.hold_out), annotated, knowledge.ontology)
+    knowledge, ontology = case.knowledge, case.knowledge.ontology
+    annotated = knowledge.profiles.terms(disease, case.hold_out)
+    facial_case = any(ontology.facial[t] for t in case.present)
+    kind = kind_of(name, knowledge.profiles.onsets(disease, case.hold_out), annotated, ontology, facial_case)
     return (kind, shown) if kind else None

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.app.test_browser import fill_case
+from tests.app.test_browser import differential_cell, fill_case
 from tests.support.app_process import ARTIFACTS
-from tests.support.browser_support import wait_for_answer
+from tests.support.browser_support import field, wait_for_answer
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -37,3 +37,19 @@ def test_one_common_finding_alone_reads_low_and_says_why(page):
                            timeout=60_000)
     said = page.locator("#diag-summary").inner_text()
     assert "Low confidence" in said and "few findings and no gene" in said and "1 finding recognised" in said
+
+
+def test_the_marfan_teenager_sees_classic_marfan_syndrome_first_and_the_table_in_order(page):
+    """Issue 55: OMIM's Marfan syndrome is shown as itself, never folded into its neonatal form, and the page's
+    table reads in the order of its scores with no group label a clinician would not use."""
+    field(page, "diag-gene").fill("FBN1")
+    field(page, "diag-description").fill("A 15-year-old boy with tall stature, long thin fingers, dislocated lenses, "
+                                        "a dilated aortic root and a sunken chest.")
+    page.locator("#diag-submit").click()
+    answer = wait_for_answer(page, "diag", "Most likely:")
+    assert answer.startswith("Most likely: Marfan syndrome") and "Neonatal" not in answer.splitlines()[0], answer
+    table = page.locator("#diag-differential").inner_text()
+    assert "in the group PREMATURE AGING" not in table and "in the group Autoimmune" not in table
+    rows = page.locator("#diag-differential tbody tr").count()
+    scores = [float(differential_cell(page, row, 2).split()[0]) for row in range(rows)]  # the score, its parts below
+    assert scores == sorted(scores, reverse=True), scores

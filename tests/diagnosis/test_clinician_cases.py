@@ -44,3 +44,11 @@ def test_one_common_finding_alone_reads_low(pipeline):
     diagnosis = pipeline.rank(DiagnosisCase(phenotypes=("Hypertelorism",)))
     assert diagnosis.confidence is not None and diagnosis.confidence <= 0.3
     assert diagnosis.shape == "few_findings"
+
+
+def test_a_gene_with_several_diseases_is_calibrated_as_a_shape_of_its_own(pipeline):
+    """Among one gene's allelic disorders only the findings decide (issue 55): PTPN11's Noonan syndrome 1,
+    LEOPARD syndrome 1 and others; the confidence is fitted on such cases apart."""
+    diagnosis = pipeline.rank(DiagnosisCase(phenotypes=("Hypertelorism", "Webbed neck", "Ptosis"), gene="PTPN11"))
+    assert diagnosis.gene_disorders >= 2 and diagnosis.shape == "allelic"
+    assert pipeline.rank(NOONAN_GIRL).shape == "findings"

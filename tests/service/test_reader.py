@@ -46,6 +46,8 @@ def test_treacher_collins_comes_first_from_its_description(pipeline):
     assert "treacher" in top.name.lower(), top.title
 
 
+@pytest.mark.xfail(strict=True, reason="read as written, but the differential ranks Pitt-Hopkins syndrome below "
+                   "diseases with published patients (it has none in the knowledge): issue 55's note")
 def test_pitt_hopkins_comes_first_from_its_description(pipeline):
     composed = compose(pipeline, DiagnosisCase(), PITT_HOPKINS)
     top = pipeline.diagnose(composed.case).ranked[0]
