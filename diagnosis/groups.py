@@ -7,7 +7,8 @@ better of the two places with its group beside it; with no gene, the group is th
 many members it has.
 
 When the findings do not tell a group's members apart (no gene, or a gene that causes several of them,
-and the best two within `SEPARATES` of the best's score) the group is shown first, at its best member's place,
+and the best two within `SEPARATES` of the best's score, or three of the top five its members) the group is
+shown first, at its best member's place,
 with its members ranked under it (`collapse`). A member is shown in the group a clinician would name
 (`named_group`): of the groups above it, the one whose name shares most words with the member's, then
 the smallest, never any ancestor. A member the gene causes shown in place of its group stands at the better of
@@ -34,6 +35,9 @@ GROUPS = ("MATCH (g:Disease) WHERE g.group_size > 0 "
 # weights are fitted), is told apart by the findings
 SEPARATES = 0.12
 RANKED_MEMBERS = 6  # the members a collapsed group lists
+# a series whose members hold this many of the top places is one the findings do not tell apart, however far its
+# best member leads (a large published cohort of Noonan syndrome 6 lifts it above Noonan syndrome 1's annotations)
+DOMINATING, DOMINATED_TOP = 3, 5
 _WORD = re.compile(r"[a-z0-9]+")
 _COMMON_WORDS = {"syndrome", "disease", "disorder", "type", "with", "and", "of", "the", "or", "to", "due"}
 
@@ -147,7 +151,8 @@ class DiseaseGroups:
                 members[group].append(i)
         chosen = {g: places for g, places in members.items()
                   if len(places) >= 2
-                  and ranked[places[0]].score - ranked[places[1]].score < SEPARATES * abs(ranked[places[0]].score)}
+                  and (ranked[places[0]].score - ranked[places[1]].score < SEPARATES * abs(ranked[places[0]].score)
+                       or sum(p < DOMINATED_TOP for p in places) >= DOMINATING)}
         at = {min([*places, own.get(g, len(ranked))]): g for g, places in chosen.items()}
         folded = {i for g, places in chosen.items() for i in (*places, own.get(g, -1))}
         out = []
