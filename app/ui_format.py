@@ -23,7 +23,8 @@ PUBMED = "https://pubmed.ncbi.nlm.nih.gov/{}/"
 # part is in the evidence column and the TSV export), the option column for a selective question. The page shows
 # the same as a differential whose rows open (app/answer_view.py).
 PART_COLUMNS = {"gene": ("gene", "specific"), "variant": ("variant",),
-                "findings": ("phenotype", "annotated", "profile", "exact", "breadth", "cardinal", "contradicted"),
+                "findings": ("phenotype", "annotated", "profile", "exact", "breadth", "cardinal", "missing",
+                             "contradicted"),
                 "like patients": ("patients", "lookalikes"), "literature": ("cases", "published"),
                 "age, sex": ("patient",), "elimination": (ELIMINATION,)}
 RANKED_HEADERS = ["#", "disease", "score", *PART_COLUMNS, "option", "id", "evidence"]  # every column it may have

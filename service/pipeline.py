@@ -572,7 +572,7 @@ def prepare_graph(store: GraphStore, settings: Settings,
         curated = CuratedLayer.set_aside(store, path)  # the build is compared without it
         report = ensure_built(store, settings, with_hpo=settings.with_hpo, progress=progress)
         if report.skipped:
-            progress("the graph was built before: used as it is")
+            progress("the graph was built before: used as it is (the curated overlay set aside and put back)")
         curated.put_back()
     return curated, report
 

@@ -35,10 +35,14 @@ def test_the_summary_names_the_answer_with_its_id_its_confidence_and_the_facts_i
     assert first == "### Most likely: CHARGE syndrome (OMIM:214800)"
     confidence = rest[0]
     assert re.match(r"\*\*(High|Moderate) confidence: \d+%\*\* that the top-ranked answer is right\.", confidence)
-    assert "It rests on the patient's gene and its findings (4 findings recognised)" in confidence
+    # CHD7 causes CHARGE syndrome and hypogonadotropic hypogonadism 5: a gene with several diseases
+    assert "It rests on the patient's gene, which causes several diseases, and its findings (4 findings recognised)" \
+        in confidence
     facts = rest[1].splitlines()
     assert facts[0] == "The facts that weigh most:" and 3 <= len(facts[1:]) <= 5
-    assert facts[1].startswith("- CHD7 is linked to CHARGE syndrome")  # the gene weighs most here
+    # the gene's evidence weighs most here: its published variant, then its link
+    assert facts[1].startswith("- the patient's variant is published as causing CHARGE syndrome")
+    assert any(fact.startswith("- CHD7 is linked to CHARGE syndrome") for fact in facts[2:])
     assert message == "" and answer.startswith("Most likely: CHARGE syndrome") and triples and picture
 
 

@@ -27,7 +27,7 @@ from tests.support.app_process import ARTIFACTS, free_port, launch_app
 pytestmark = [pytest.mark.slow]
 
 HAPROXY = "/usr/sbin/haproxy"
-ATTACHED = "the graph is built and holds the curated overlay: used as it is"
+ATTACHED = "the graph was built before: used as it is\n"  # as it is, the curated overlay in it: nothing set aside
 FACT = ("Crouzon syndrome", "Exhibit", "Ptosis")
 # Gradio's queue lives in one process: a client's call and the stream of its answer must reach the
 # same one, so the balancer pins each client (its cookie) to the server it first reached.

@@ -33,7 +33,7 @@ def test_the_probability_is_the_logistic_of_the_standardised_features(tmp_path):
     margin_only = Logistic(tuple(1.0 for _ in FEATURES), tuple(2.0 for _ in FEATURES),
                            tuple(1.0 if name == "margin" else 0.0 for name in FEATURES), -0.5)
     sure = model({}, 3.0).models["gene"]
-    fitted = ConfidenceModel({"gene": margin_only, "few_findings": sure, "findings": sure}, {})
+    fitted = ConfidenceModel({"gene": margin_only, "allelic": margin_only, "few_findings": sure, "findings": sure}, {})
     expected = 1 / (1 + math.exp(-(2.0 - 0.5)))
     assert fitted.probability({**NEUTRAL, "margin": 5.0}, "gene") == pytest.approx(expected)
     assert fitted.probability({**NEUTRAL, "margin": 5.0}, "findings") == MOST_CONFIDENT  # 95.3 %, said 95

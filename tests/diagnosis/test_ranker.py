@@ -161,7 +161,8 @@ def test_without_a_gene_every_disease_is_ranked_by_phenotypes(pipeline):
     matched = pipeline.ranker.matcher.scores([pipeline.ontology.node_term[pipeline.linker.link(
         name, "FACIAL_PHENOTYPE").node_id] for name in CHARGE.phenotypes])
     best = set(matched.best(10))
-    assert sum(r.node_id in best for r in diagnosis.ranked) >= 5  # most of the best annotation matches
+    # many of the best annotation matches (the cardinal findings a face leaves out now weigh against some)
+    assert sum(r.node_id in best for r in diagnosis.ranked) >= 4
 
 
 def test_ties_never_break_by_name(pipeline):

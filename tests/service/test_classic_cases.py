@@ -114,3 +114,20 @@ def test_noonan_syndrome_comes_first_without_a_gene(pipeline):
 def test_treacher_collins_comes_first_without_a_gene(pipeline):
     top = ranked(pipeline, TREACHER_COLLINS)[0]
     assert "treacher" in top.name.lower(), top.title
+
+
+SMITH_LEMLI_OPITZ = ("A 2-year-old boy with microcephaly, ptosis, a small upturned nose, micrognathia, cleft palate, "
+                     "webbing between the second and third toes, hypospadias and low serum cholesterol.")
+
+
+@pytest.mark.parametrize("text, wanted", [
+    (APERT, "OMIM:101200"),
+    pytest.param(PFEIFFER, "OMIM:101600", marks=pytest.mark.xfail(
+        strict=True, reason="read as written; Robinow syndrome 2 ranks a hair above Pfeiffer (issue 55's note)")),
+    pytest.param(SMITH_LEMLI_OPITZ, "OMIM:270400", marks=pytest.mark.xfail(
+        strict=True, reason="read as written; lathosterolosis and Aarskog syndrome rank above (issue 55's note)")),
+])
+def test_a_classic_syndrome_comes_first_from_its_classic_signs_without_a_gene(pipeline, text, wanted):
+    """Issue 54: the phrases read, the syndrome first from a description of its classic signs alone."""
+    top = ranked(pipeline, text)[0]
+    assert top.disease_id == wanted or wanted in {m.disease_id for m in top.ranked_members}, top.title
