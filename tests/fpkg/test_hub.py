@@ -4,14 +4,10 @@ server standing in for a Hub mirror that does not hold the model."""
 
 from __future__ import annotations
 
-import http.server
 import os
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
 from huggingface_hub import constants
@@ -19,6 +15,7 @@ from huggingface_hub import constants
 from fpkg import hub
 from ner.predict import EntityRecognizer
 from tests.support.app_process import REPO_ROOT, free_port
+from tests.support.source_mirror import QuietHandler, serving
 
 RAW = ("Errno", "ConnectError", "Got:", "Traceback", "httpx")
 
@@ -35,7 +32,7 @@ def learned_anew(monkeypatch):
     hub.forget()
 
 
-class NoSuchModel(http.server.BaseHTTPRequestHandler):
+class NoSuchModel(QuietHandler):
     """A Hub mirror that holds no model: every model is answered as the Hub answers an unknown one."""
 
     def do_GET(self) -> None:  # noqa: N802 - http.server's name
@@ -48,20 +45,10 @@ class NoSuchModel(http.server.BaseHTTPRequestHandler):
 
     do_HEAD = do_GET  # noqa: N815
 
-    def log_message(self, *args) -> None:
-        pass
 
-
-@contextmanager
-def mirror() -> Iterator[str]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), NoSuchModel)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+def mirror():
+    """A local Hub mirror without the model (the folder it is given to serve is never read)."""
+    return serving(REPO_ROOT, NoSuchModel)
 
 
 def test_a_hub_that_refuses_is_learned_once_and_every_later_lookup_reads_the_cache(monkeypatch):
